@@ -1,0 +1,6 @@
+/** MiniMCP over HTTP on 127.0.0.1:$PORT/mcp; MODE=json (plain HTTP) or streamable (default). */
+import { serve } from '../../src/transports/http/node.js';
+import { createBenchServer } from './minimcp-tools.js';
+
+const mode = process.env.MODE === 'json' ? 'json' : 'streamable';
+await serve(createBenchServer(), { port: Number(process.env.PORT ?? 3000), host: '127.0.0.1', path: '/mcp', mode });

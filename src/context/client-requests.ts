@@ -1,0 +1,165 @@
+/**
+ * Asking the client something (elicitation, sampling, roots) from inside a handler. One API, two
+ * mechanisms: 2025 sends a JSON-RPC request on the response stream and waits for the client's answer
+ * (routed back by id); 2026 (MRTR) answers `input_required` and the client retries with the answers.
+ */
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, McpError } from '../protocol/errors.js';
+import type { JsonObject, JsonRpcErrorObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import type { ClientCapabilities } from '../types.js';
+
+export type ClientMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+
+/** The client capability a server-to-client request needs, as a ClientCapabilities object. */
+export function requiredCapability(method: ClientMethod, params: JsonObject): ClientCapabilities {
+  if (method === 'roots/list') return { roots: {} };
+  if (method === 'sampling/createMessage') return Array.isArray(params.tools) ? { sampling: { tools: {} } } : { sampling: {} };
+  return params.mode === 'url' ? { elicitation: { url: {} } } : { elicitation: {} };
+}
+
+/** Whether `declared` covers `required` (an empty `elicitation: {}` means form mode only). */
+export function hasCapability(declared: ClientCapabilities, required: ClientCapabilities): boolean {
+  for (const [name, sub] of Object.entries(required)) {
+    const have = declared[name] as JsonObject | undefined;
+    if (typeof have !== 'object' || have === null) return false;
+    for (const key of Object.keys(sub as JsonObject)) if (!(key in have)) return false;
+  }
+  return true;
+}
+
+export interface InputBroker {
+  request(method: ClientMethod, params: JsonObject, key: string | undefined): Promise<JsonObject>;
+}
+
+interface Pending {
+  resolve(result: JsonObject): void;
+  reject(error: Error): void;
+}
+
+/** Server-to-client requests waiting for their answer, by globally unique id (no session needed). */
+export class PendingRequests {
+  readonly #waiting = new Map<RequestId, Pending>();
+
+  get size(): number {
+    return this.#waiting.size;
+  }
+
+  /** Sends the request and resolves with the client's result; rejects on error, abort or timeout. */
+  ask(send: (m: JsonRpcMessage) => void, method: string, params: JsonObject, signal: AbortSignal, timeoutMs: number): Promise<JsonObject> {
+    const id = `mm-${randomUUID()}`;
+    return new Promise<JsonObject>((resolve, reject) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        this.#waiting.delete(id);
+      };
+      const onAbort = (): void => {
+        done();
+        reject(new Error(`The request was cancelled while waiting for the client's ${method} answer`));
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`The client did not answer ${method} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#waiting.set(id, {
+        resolve: (r) => (done(), resolve(r)),
+        reject: (e) => (done(), reject(e)),
+      });
+      send({ jsonrpc: '2.0', id, method, params });
+    });
+  }
+
+  /** Routes a client response to its waiting handler; false when nobody waits for that id. */
+  settle(id: RequestId, result: JsonObject | undefined, error: JsonRpcErrorObject | undefined): boolean {
+    const pending = this.#waiting.get(id);
+    if (!pending) return false;
+    if (error) pending.reject(new Error(`The client answered with an error: ${error.message}`));
+    else pending.resolve(result ?? {});
+    return true;
+  }
+}
+
+/** 2025: a real request on the stream; the handler's idle timer pauses while a person answers. */
+export class StreamBroker implements InputBroker {
+  constructor(
+    private readonly pending: PendingRequests,
+    private readonly send: ((m: JsonRpcMessage) => void) | undefined,
+    private readonly capabilities: ClientCapabilities | undefined,
+    private readonly timeoutMs: number,
+    /** The request's execution: its signal, and the idle clock that stops while the client answers. */
+    private readonly execution: { readonly signal: AbortSignal; pause(): void; resume(): void },
+  ) {}
+
+  async request(method: ClientMethod, params: JsonObject): Promise<JsonObject> {
+    const needed = requiredCapability(method, params);
+    if (this.capabilities && !hasCapability(this.capabilities, needed)) {
+      throw new Error(`The client did not declare the capability ${method} needs (${Object.keys(needed).join(', ')})`);
+    }
+    if (!this.send) throw new Error(`Cannot send ${method}: this transport has no stream back to the client`);
+    this.execution.pause();
+    try {
+      return await this.pending.ask(this.send, method, params, this.execution.signal, this.timeoutMs);
+    } finally {
+      this.execution.resume();
+    }
+  }
+}
+
+/** Thrown by the framework for errors that must reach the client as protocol errors, even from a tool. */
+export class ProtocolError extends McpError {}
+
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function wellFormed(method: ClientMethod, answer: unknown): answer is JsonObject {
+  if (!isObject(answer)) return false;
+  if (method === 'elicitation/create') {
+    return ['accept', 'decline', 'cancel'].includes(answer.action as string) && (answer.content === undefined || isObject(answer.content));
+  }
+  if (method === 'sampling/createMessage') return typeof answer.role === 'string' && (isObject(answer.content) || Array.isArray(answer.content));
+  return Array.isArray(answer.roots);
+}
+
+/**
+ * 2026 MRTR: an answer present in `inputResponses` (or sealed in `requestState`) is returned at once;
+ * a missing one is recorded and the handler is left waiting while the framework answers `input_required`.
+ */
+export class MrtrBroker implements InputBroker {
+  readonly inputRequests: Record<string, { method: ClientMethod; params: JsonObject }> = {};
+  /** Answers the handler actually used, to seal into the next requestState. */
+  readonly used: JsonObject = {};
+  #count = 0;
+  #missing = false;
+
+  constructor(
+    private readonly answers: JsonObject,
+    private readonly capabilities: ClientCapabilities,
+    /** Called once a missing answer was recorded and sibling requests had a turn to record theirs. */
+    private readonly onInputNeeded: () => void,
+  ) {}
+
+  request(method: ClientMethod, params: JsonObject, key: string | undefined): Promise<JsonObject> {
+    const k = key ?? `input-${++this.#count}`;
+    const needed = requiredCapability(method, params);
+    if (!hasCapability(this.capabilities, needed)) {
+      throw new ProtocolError(
+        ErrorCode.MissingRequiredClientCapability,
+        `This request needs the client capability ${Object.keys(needed).join(', ')}`,
+        { requiredCapabilities: needed },
+        400,
+      );
+    }
+    if (k in this.answers) {
+      const answer = this.answers[k];
+      if (!wellFormed(method, answer)) throw new ProtocolError(ErrorCode.InvalidParams, `Malformed inputResponses["${k}"] for ${method}`);
+      this.used[k] = answer;
+      return Promise.resolve(answer);
+    }
+    this.inputRequests[k] = { method, params };
+    if (!this.#missing) {
+      this.#missing = true;
+      setTimeout(this.onInputNeeded, 0); // let Promise.all siblings record their requests too
+    }
+    return new Promise<JsonObject>(() => {}); // abandoned: the retry re-runs the handler
+  }
+}

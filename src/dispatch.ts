@@ -1,0 +1,202 @@
+/**
+ * One request, from envelope to reply: era and validation ladder, method lookup, limits, context,
+ * hooks, the handler, result shaping and the single place where errors become replies.
+ */
+import { MrtrBroker, StreamBroker, type InputBroker } from './context/client-requests.js';
+import { Context, levelRank, runWithContext } from './context/context.js';
+import { Execution } from './context/execution.js';
+import { RequestRegistry } from './context/in-flight.js';
+import { overloaded } from './context/limits.js';
+import { paramsDigest } from './context/request-state.js';
+import type { Call, Core, HandleOptions, Outcome, RequestInfo } from './core.js';
+import { ErrorCode, McpError, internalError, invalidParams } from './protocol/errors.js';
+import { errorResponse, resultResponse, type JsonObject, type RequestId } from './protocol/jsonrpc.js';
+import { checkStandardHeaders } from './protocol/standard-headers.js';
+import {
+  checkLegacyHeader, detectEra, readModernMeta, DEFAULT_HTTP_LEGACY_VERSION, LATEST_LEGACY_VERSION, type Era, type ModernMeta,
+} from './protocol/versions.js';
+import { METHODS, type MethodSpec } from './methods.js';
+import type { ClientCapabilities, Implementation } from './types.js';
+
+export const NO_REPLY: Outcome = { reply: undefined, status: 202 };
+
+export function errorOutcome(id: RequestId | null, error: McpError): Outcome {
+  return { reply: errorResponse(id, error) as unknown as JsonObject, status: error.httpStatus ?? 200 };
+}
+
+const methodNotFound = (method: string, era: Era): McpError =>
+  new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, era === 'modern' ? 404 : undefined);
+
+const eraAllows = (spec: MethodSpec, era: Era): boolean => spec.eras === 'both' || spec.eras === era;
+
+/** Maps anything thrown to a protocol error; unexpected errors are logged, never sent with a stack. */
+function toMcpError<Scope>(core: Core<Scope>, error: unknown, request: RequestInfo, modern: boolean): McpError {
+  if (error instanceof McpError) return modern ? modernize(error) : error;
+  core.reportError(error, request);
+  return core.settings.debug && error instanceof Error ? internalError(`Internal error: ${error.message}`) : internalError('Internal error');
+}
+
+/** 2026 clients never see the retired codes: -32002 becomes -32602 (same data), -32042 becomes -32603. */
+function modernize(error: McpError): McpError {
+  if (error.code === ErrorCode.ResourceNotFoundRetired) return new McpError(ErrorCode.InvalidParams, error.message, error.data);
+  if (error.code === ErrorCode.UrlElicitationRequired) return internalError(error.message);
+  return error;
+}
+
+export async function dispatchRequest<Scope>(
+  core: Core<Scope>,
+  id: RequestId,
+  method: string,
+  rawParams: JsonObject | undefined,
+  opts: HandleOptions<Scope>,
+): Promise<Outcome> {
+  const headers = opts.headers;
+  const versionHeader = headers?.get('mcp-protocol-version') ?? undefined;
+  const sessionId = headers?.get('mcp-session-id') ?? undefined;
+  const era = detectEra(rawParams, headers ? { protocolVersionHeader: versionHeader, sessionId } : undefined);
+  let modern: ModernMeta | undefined;
+  if (era === 'modern') {
+    const meta = readModernMeta(rawParams, versionHeader);
+    if (meta instanceof McpError) return errorOutcome(id, meta);
+    modern = meta;
+    // SEP-2243: over HTTP the version header is required on every 2026 request, like Mcp-Method.
+    if (headers && versionHeader === undefined) {
+      return errorOutcome(id, new McpError(ErrorCode.HeaderMismatch, 'Missing MCP-Protocol-Version header', undefined, 400));
+    }
+    const mismatch = headers && checkStandardHeaders(method, rawParams, headers);
+    if (mismatch) return errorOutcome(id, mismatch);
+    if (meta.logLevel !== undefined && levelRank(meta.logLevel) < 0) {
+      return errorOutcome(id, invalidParams(`Invalid log level: ${meta.logLevel}`, undefined, 400));
+    }
+  } else if (headers) {
+    const unsupported = checkLegacyHeader(versionHeader);
+    if (unsupported) return errorOutcome(id, unsupported);
+  }
+  const spec = METHODS.get(method);
+  if (!spec || !eraAllows(spec, era) || (spec.enabled && !spec.enabled(core))) return errorOutcome(id, methodNotFound(method, era));
+
+  const protocolVersion = modern?.protocolVersion ?? opts.connection?.protocolVersion ?? versionHeader ??
+    (headers ? DEFAULT_HTTP_LEGACY_VERSION : LATEST_LEGACY_VERSION);
+  const facts: RequestFacts = { id, method, params: rawParams ?? {}, era, modern, protocolVersion };
+  // Registered before it waits for a slot, so a request cancelled in the queue never runs.
+  const execution = new Execution();
+  const key = RequestRegistry.key(opts.connection?.id, id);
+  core.inFlight.add(key, execution);
+  const signal = opts.signal;
+  const onAbort = (): void => execution.abort(signal?.reason ?? new Error('aborted'));
+  signal?.addEventListener('abort', onAbort);
+  try {
+    if (signal?.aborted) onAbort();
+    if (spec.stream) return await execute(core, spec, facts, execution, opts);
+    let admitted = core.gate.acquire();
+    if (admitted instanceof Promise) admitted = await admitted;
+    if (!admitted) return errorOutcome(id, overloaded());
+    try {
+      if (execution.aborted) return abortedOutcome(id, execution);
+      return await execute(core, spec, facts, execution, opts);
+    } finally {
+      core.gate.release();
+    }
+  } finally {
+    core.inFlight.delete(key, execution);
+    signal?.removeEventListener('abort', onAbort);
+    execution.finish();
+  }
+}
+
+/** What the ladder established about a request before it runs. */
+interface RequestFacts {
+  id: RequestId;
+  method: string;
+  params: JsonObject;
+  era: Era;
+  modern: ModernMeta | undefined;
+  protocolVersion: string;
+}
+
+/** A request the client cancelled gets no answer; one the server stopped (shutdown, disconnect) gets an error. */
+const abortedOutcome = (id: RequestId, execution: Execution): Outcome =>
+  execution.cancelledByClient ? NO_REPLY : errorOutcome(id, internalError('Request cancelled'));
+
+const ok = (id: RequestId, result: JsonObject): Outcome => ({ reply: resultResponse(id, result) as unknown as JsonObject, status: 200 });
+
+async function execute<Scope>(core: Core<Scope>, spec: MethodSpec, facts: RequestFacts, execution: Execution, opts: HandleOptions<Scope>): Promise<Outcome> {
+  const { id, method, params, era, modern } = facts;
+  const request: RequestInfo = { id, method, params };
+  const connection = opts.connection;
+  if (!spec.stream) core.idle.watch(execution);
+  let mrtr: MrtrBroker | undefined;
+  let ctx: Context<Scope> | undefined;
+  try {
+    const principal = core.principalOf(opts.scope);
+    const digest = spec.mrtr && modern ? paramsDigest(params) : '';
+    let broker: InputBroker;
+    if (modern) {
+      const sealed = spec.mrtr && params.requestState !== undefined ? core.stateCodec.open(params.requestState, method, digest, principal) : {};
+      const responses = params.inputResponses;
+      if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
+        throw invalidParams('params.inputResponses must be an object');
+      }
+      const answers = { ...sealed, ...(responses as JsonObject | undefined) };
+      broker = mrtr = new MrtrBroker(answers, modern.clientCapabilities as ClientCapabilities, () => execution.needsInput());
+    } else {
+      broker = new StreamBroker(core.pending, opts.send, connection?.clientCapabilities, core.settings.clientRequestTimeoutMs, execution);
+    }
+    ctx = new Context<Scope>({
+      scope: opts.scope as Scope,
+      execution,
+      requestId: id,
+      method,
+      era,
+      protocolVersion: facts.protocolVersion,
+      client: clientFacts(modern, connection),
+      meta: params._meta as JsonObject | undefined,
+      logThreshold: logThreshold(modern, connection?.logLevel),
+      send: opts.send,
+      broker,
+    });
+    const call: Call<Scope> = { id, method, params, era, modern, headers: opts.headers, connection, send: opts.send, ctx };
+    const work = runWithContext(ctx as Context<unknown>, () => runHandler(core, spec, call, request));
+    work.catch(() => {}); // a handler abandoned by a timeout or MRTR may still fail later; nobody listens then
+    const raced = await Promise.race([work, execution.interrupted]);
+    if (typeof raced === 'object') return ok(id, shape(core, spec, modern, raced));
+    if (raced === 'input') {
+      const requestState = core.stateCodec.seal(method, digest, principal, { ...mrtr!.used });
+      return ok(id, { resultType: 'input_required', inputRequests: mrtr!.inputRequests, requestState });
+    }
+    if (spec.stream) return ok(id, shape(core, spec, modern, await work)); // a listen stream ends cleanly
+    if (raced === 'aborted') return abortedOutcome(id, execution);
+    throw internalError(`Request timed out after ${core.settings.idleTimeoutMs} ms without progress`);
+  } catch (error) {
+    const mcpError = toMcpError(core, error, request, modern !== undefined);
+    for (const hook of core.hooks) hook.onError?.(request, mcpError, ctx);
+    return errorOutcome(id, mcpError);
+  } finally {
+    core.idle.unwatch(execution);
+  }
+}
+
+async function runHandler<Scope>(core: Core<Scope>, spec: MethodSpec, call: Call<Scope>, request: RequestInfo): Promise<JsonObject> {
+  for (const hook of core.hooks) if (hook.before) await hook.before(request, call.ctx);
+  const result = await spec.run(core, call);
+  for (const hook of core.hooks) if (hook.after) await hook.after(request, result, call.ctx);
+  return result;
+}
+
+/** 2026 results carry `resultType` and, for discover/list/read, cache hints; 2025 results stay untouched. */
+function shape<Scope>(core: Core<Scope>, spec: MethodSpec, modern: ModernMeta | undefined, result: JsonObject): JsonObject {
+  if (!modern) return result;
+  const cache = spec.cache ? core.settings.cache[spec.cache] : undefined;
+  return cache ? { ...cache, ...result, resultType: 'complete' } : { ...result, resultType: 'complete' };
+}
+
+function clientFacts(modern: ModernMeta | undefined, connection: HandleOptions<unknown>['connection']) {
+  if (modern) return { capabilities: modern.clientCapabilities as ClientCapabilities, info: modern.clientInfo as Implementation | undefined };
+  return { capabilities: connection?.clientCapabilities ?? {}, info: connection?.clientInfo };
+}
+
+/** 2026: logs only when `_meta` asks for a level. 2025: everything until `logging/setLevel` says otherwise. */
+function logThreshold(modern: ModernMeta | undefined, legacyLevel: string | undefined): number | undefined {
+  if (modern) return modern.logLevel === undefined ? undefined : levelRank(modern.logLevel);
+  return legacyLevel === undefined ? 0 : levelRank(legacyLevel);
+}

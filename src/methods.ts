@@ -1,0 +1,204 @@
+/** The method table: each MCP request method, the eras it exists in, its capability gate and its handler. */
+import { notificationOf, type BusEvent } from './bus.js';
+import { levelRank } from './context/context.js';
+import type { CacheSettings, Call, Core } from './core.js';
+import { invalidParams, internalError } from './protocol/errors.js';
+import type { JsonObject } from './protocol/jsonrpc.js';
+import { checkParamHeaders } from './protocol/standard-headers.js';
+import { META, MODERN_VERSIONS, negotiateLegacyVersion } from './protocol/versions.js';
+import { complete } from './primitives/completions.js';
+import { paginate } from './primitives/pagination.js';
+import { renderPrompt } from './primitives/prompts.js';
+import { runTool } from './primitives/tools.js';
+import { hasCapability, ProtocolError } from './context/client-requests.js';
+import { ErrorCode } from './protocol/errors.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from './types.js';
+
+export interface MethodSpec {
+  /** Which eras serve it: 2026 removed some methods and added others. */
+  readonly eras: 'legacy' | 'modern' | 'both';
+  /** The capability gate: a method behind an unadvertised capability is -32601. */
+  readonly enabled?: (core: Core<any>) => boolean;
+  /** 2026 cache hints stamped on its result. */
+  readonly cache?: keyof CacheSettings;
+  /** 2026: may answer `input_required` (MRTR). */
+  readonly mrtr?: boolean;
+  /** Long-lived (listen): no idle timeout, no concurrency slot. */
+  readonly stream?: boolean;
+  run(core: Core<any>, call: Call<any>): Promise<JsonObject> | JsonObject;
+}
+
+const stringParam = (params: JsonObject, name: string): string => {
+  const value = params[name];
+  if (typeof value !== 'string') throw invalidParams(`params.${name} must be a string`);
+  return value;
+};
+
+const advertised = (capability: string) => (core: Core<any>): boolean => core.capabilities('legacy')[capability] !== undefined;
+const hasTools = advertised('tools');
+const hasPrompts = advertised('prompts');
+const hasResources = advertised('resources');
+const hasCompletions = advertised('completions');
+
+function page(core: Core<any>, key: string, items: readonly JsonObject[], params: JsonObject): JsonObject {
+  const { page: slice, nextCursor } = paginate(items, params.cursor, core.settings.pageSize);
+  return nextCursor === undefined ? { [key]: slice } : { [key]: slice, nextCursor };
+}
+
+async function callTool(core: Core<any>, call: Call<any>): Promise<JsonObject> {
+  const name = stringParam(call.params, 'name');
+  const tool = core.tools.get(name);
+  if (!tool) throw invalidParams(`Unknown tool: '${name}'`);
+  const args = call.params.arguments ?? {};
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw invalidParams('params.arguments must be an object');
+  if (call.era === 'modern' && call.headers && tool.paramHeaders.length) {
+    const mismatch = checkParamHeaders(tool.paramHeaders, args as JsonObject, call.headers);
+    if (mismatch) throw mismatch;
+  }
+  if (tool.requires && call.era === 'modern' && !hasCapability(call.ctx.client.capabilities, tool.requires)) {
+    throw new ProtocolError(
+      ErrorCode.MissingRequiredClientCapability,
+      `Tool '${name}' needs the client capability ${Object.keys(tool.requires).join(', ')}`,
+      { requiredCapabilities: tool.requires },
+      400,
+    );
+  }
+  return (await runTool(tool, args as JsonObject, call.ctx)) as unknown as JsonObject;
+}
+
+async function completion(core: Core<any>, call: Call<any>): Promise<JsonObject> {
+  const ref = call.params.ref as JsonObject | undefined;
+  const argument = call.params.argument as JsonObject | undefined;
+  if (typeof argument?.name !== 'string' || typeof argument.value !== 'string') {
+    throw invalidParams('params.argument needs a string name and value');
+  }
+  const context = (call.params.context as JsonObject | undefined)?.arguments as Record<string, string> | undefined;
+  let completers;
+  if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
+    const prompt = core.prompts.get(ref.name);
+    if (!prompt) throw invalidParams(`Unknown prompt: '${ref.name}'`);
+    completers = prompt.complete;
+  } else if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') {
+    const template = core.resources.findTemplate(ref.uri);
+    if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`);
+    completers = template.complete;
+  } else {
+    throw invalidParams('params.ref must be a ref/prompt with a name or a ref/resource with a uri');
+  }
+  return { completion: await complete(completers?.[argument.name], argument.value, context ?? {}) };
+}
+
+function initialize(core: Core<any>, call: Call<any>): JsonObject {
+  const protocolVersion = negotiateLegacyVersion(call.params.protocolVersion);
+  if (call.connection) {
+    call.connection.protocolVersion = protocolVersion;
+    call.connection.clientCapabilities = (call.params.capabilities ?? {}) as ClientCapabilities;
+    call.connection.clientInfo = call.params.clientInfo as Implementation | undefined;
+  }
+  const result: JsonObject = { protocolVersion, capabilities: core.capabilities('legacy'), serverInfo: core.info };
+  if (core.instructions !== undefined) result.instructions = core.instructions;
+  return result;
+}
+
+function setLevel(_core: Core<any>, call: Call<any>): JsonObject {
+  const level = call.params.level;
+  if (typeof level !== 'string' || levelRank(level) < 0) throw invalidParams(`Invalid log level: ${String(level)}`);
+  if (call.connection) call.connection.logLevel = level as LoggingLevel;
+  return {};
+}
+
+function subscription(add: boolean) {
+  return (_core: Core<any>, call: Call<any>): JsonObject => {
+    const uri = stringParam(call.params, 'uri');
+    if (call.connection) {
+      call.connection.subscriptions ??= new Set();
+      if (add) call.connection.subscriptions.add(uri);
+      else call.connection.subscriptions.delete(uri);
+    }
+    return {};
+  };
+}
+
+function discover(core: Core<any>): JsonObject {
+  const result: JsonObject = { supportedVersions: [...MODERN_VERSIONS], capabilities: core.capabilities('modern') };
+  if (core.instructions !== undefined) result.instructions = core.instructions;
+  result._meta = { [META.serverInfo]: core.info };
+  return result;
+}
+
+/** Which bus events a `subscriptions/listen` filter asked for (only what we can honour). */
+function honoured(filter: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const key of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const) {
+    if (filter[key] === true) out[key] = true;
+  }
+  const uris = filter.resourceSubscriptions;
+  if (Array.isArray(uris) && uris.every((u) => typeof u === 'string')) out.resourceSubscriptions = uris;
+  return out;
+}
+
+function wants(filter: JsonObject, event: BusEvent): boolean {
+  switch (event.type) {
+    case 'tools/list_changed': return filter.toolsListChanged === true;
+    case 'prompts/list_changed': return filter.promptsListChanged === true;
+    case 'resources/list_changed': return filter.resourcesListChanged === true;
+    case 'resources/updated': return (filter.resourceSubscriptions as string[] | undefined)?.includes(event.uri) === true;
+  }
+}
+
+/** 2026 `subscriptions/listen`: an acknowledgement, then tagged notifications until the client goes away. */
+async function listen(core: Core<any>, call: Call<any>): Promise<JsonObject> {
+  const send = call.send;
+  if (!send) throw internalError('subscriptions/listen needs a streaming transport');
+  const filter = call.params.notifications;
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) throw invalidParams('params.notifications must be an object');
+  const subscriptionId = call.id;
+  const tag = { [META.subscriptionId]: subscriptionId };
+  const chosen = honoured(filter as JsonObject);
+  send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: tag, notifications: chosen } });
+  const unsubscribe = core.bus.subscribe((event) => {
+    if (!wants(chosen, event)) return;
+    const { method, params } = notificationOf(event);
+    send({ jsonrpc: '2.0', method, params: { ...params, _meta: tag } });
+  });
+  const signal = call.ctx.signal;
+  await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+  unsubscribe();
+  return { _meta: tag };
+}
+
+export const METHODS = new Map<string, MethodSpec>([
+  ['initialize', { eras: 'legacy', run: initialize }],
+  ['ping', { eras: 'legacy', run: () => ({}) }],
+  ['logging/setLevel', { eras: 'legacy', run: setLevel }],
+  ['resources/subscribe', { eras: 'legacy', enabled: hasResources, run: subscription(true) }],
+  ['resources/unsubscribe', { eras: 'legacy', enabled: hasResources, run: subscription(false) }],
+  ['server/discover', { eras: 'modern', cache: 'discover', run: discover }],
+  ['subscriptions/listen', { eras: 'modern', stream: true, run: listen }],
+  ['tools/list', { eras: 'both', enabled: hasTools, cache: 'tools', run: (c, call) => page(c, 'tools', c.tools.list(), call.params) }],
+  ['tools/call', { eras: 'both', enabled: hasTools, mrtr: true, run: callTool }],
+  ['prompts/list', { eras: 'both', enabled: hasPrompts, cache: 'prompts', run: (c, call) => page(c, 'prompts', c.prompts.list(), call.params) }],
+  ['prompts/get', {
+    eras: 'both', enabled: hasPrompts, mrtr: true,
+    run: async (c, call) => {
+      const name = stringParam(call.params, 'name');
+      const prompt = c.prompts.get(name);
+      if (!prompt) throw invalidParams(`Unknown prompt: '${name}'`);
+      return (await renderPrompt(prompt, call.params.arguments, call.ctx)) as unknown as JsonObject;
+    },
+  }],
+  ['resources/list', { eras: 'both', enabled: hasResources, cache: 'resources', run: (c, call) => page(c, 'resources', c.resources.list(), call.params) }],
+  ['resources/templates/list', {
+    eras: 'both', enabled: hasResources, cache: 'resourceTemplates',
+    run: (c, call) => page(c, 'resourceTemplates', c.resources.listTemplates(), call.params),
+  }],
+  ['resources/read', {
+    eras: 'both', enabled: hasResources, cache: 'reads', mrtr: true,
+    run: async (c, call) => {
+      const { result, cache } = await c.resources.read(stringParam(call.params, 'uri'), call.ctx);
+      // A resource's own hint wins over the server-wide one (shape() lets fields already set stand).
+      return (call.era === 'modern' && cache ? { ...result, ...cache } : result) as unknown as JsonObject;
+    },
+  }],
+  ['completion/complete', { eras: 'both', enabled: hasCompletions, run: completion }],
+]);

@@ -1,0 +1,150 @@
+/** Prompts: arguments with required flags, validation, and message conversion. */
+import type { Context } from '../context/context.js';
+import { invalidParams } from '../protocol/errors.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import {
+  compileSchema, type CompiledSchema, type InferOutput, type JsonSchemaConverter, type SchemaLike,
+  type StandardSchemaV1,
+} from '../schema/standard-schema.js';
+import type { GetPromptResult, Icon } from '../types.js';
+import type { Completer } from './completions.js';
+import { toPromptResult } from './content.js';
+import type { MaybePromise } from './tools.js';
+import { Registry } from './registry.js';
+
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+export type PromptArgs<A> = A extends StandardSchemaV1 ? InferOutput<A> : Record<string, string>;
+
+export interface PromptOptions<A extends SchemaLike | PromptArgument[] | undefined = undefined> {
+  title?: string;
+  description?: string;
+  /** A schema of an object of strings, or the argument list itself. */
+  arguments?: A;
+  icons?: Icon[];
+  _meta?: JsonObject;
+  /** Argument completion, by argument name. */
+  complete?: Record<string, Completer>;
+}
+
+/** A string (user text), a message, a content block, an array of those, or a full GetPromptResult. */
+export type PromptHandler<Scope, A> = (args: PromptArgs<A>, ctx: Context<Scope>) => MaybePromise<unknown>;
+
+export interface PromptDefinition<Scope, A extends SchemaLike | PromptArgument[] | undefined> extends PromptOptions<A> {
+  name: string;
+  handler: PromptHandler<Scope, A>;
+}
+
+export interface PromptEntry<Scope> {
+  readonly name: string;
+  readonly definition: JsonObject;
+  readonly required: readonly string[];
+  readonly schema: CompiledSchema | undefined;
+  readonly complete: Record<string, Completer> | undefined;
+  readonly handler: (args: never, ctx: Context<Scope>) => unknown;
+}
+
+function argumentsFromSchema(schema: JsonObject): PromptArgument[] {
+  const props = (schema.properties ?? {}) as Record<string, JsonObject>;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  return Object.entries(props).map(([name, p]) => {
+    const arg: PromptArgument = { name };
+    if (typeof p?.title === 'string') arg.title = p.title;
+    if (typeof p?.description === 'string') arg.description = p.description;
+    if (required.has(name)) arg.required = true;
+    return arg;
+  });
+}
+
+function compilePrompt<Scope>(def: PromptDefinition<Scope, SchemaLike | PromptArgument[] | undefined>, converter?: JsonSchemaConverter): PromptEntry<Scope> {
+  const { name, handler, arguments: args, complete, ...wire } = def;
+  if (typeof name !== 'string' || name.length === 0) throw new Error('A prompt needs a non-empty name');
+  if (typeof handler !== 'function') throw new Error(`Prompt "${name}" needs a handler function`);
+  let list: PromptArgument[] = [];
+  let schema: CompiledSchema | undefined;
+  if (Array.isArray(args)) list = args;
+  else if (args !== undefined) {
+    schema = compileSchema(args, 'input', converter);
+    list = argumentsFromSchema(schema.jsonSchema);
+  }
+  const definition: JsonObject = { name, ...wire };
+  if (list.length) definition.arguments = list;
+  for (const key of Object.keys(definition)) if (definition[key] === undefined) delete definition[key];
+  return {
+    name,
+    definition,
+    required: list.filter((a) => a.required).map((a) => a.name),
+    schema,
+    complete,
+    handler: handler as PromptEntry<Scope>['handler'],
+  };
+}
+
+export class PromptRegistry<Scope> {
+  readonly #entries: Registry<PromptEntry<Scope>>;
+  #definitions: JsonObject[] | undefined;
+
+  constructor(
+    onChange: () => void,
+    private readonly converter: JsonSchemaConverter | undefined,
+  ) {
+    this.#entries = new Registry(() => {
+      this.#definitions = undefined;
+      onChange();
+    });
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  add<A extends SchemaLike | PromptArgument[] | undefined = undefined>(def: PromptDefinition<Scope, A>): () => boolean {
+    const entry = compilePrompt(def as PromptDefinition<Scope, SchemaLike | PromptArgument[] | undefined>, this.converter);
+    this.#entries.set(entry.name, entry);
+    return () => this.#entries.get(entry.name) === entry && this.#entries.delete(entry.name);
+  }
+
+  remove(name: string): boolean {
+    return this.#entries.delete(name);
+  }
+
+  get(name: string): PromptEntry<Scope> | undefined {
+    return this.#entries.get(name);
+  }
+
+  list(): readonly JsonObject[] {
+    return (this.#definitions ??= this.#entries.values().map((e) => e.definition));
+  }
+
+  hasCompletions(): boolean {
+    return this.#entries.values().some((e) => e.complete !== undefined);
+  }
+
+  /** Renders a prompt; unknown names, missing required and invalid arguments are -32602. */
+  async render(name: string, args: unknown, ctx: Context<Scope>): Promise<GetPromptResult> {
+    const prompt = this.#entries.get(name);
+    if (!prompt) throw invalidParams(`Unknown prompt: '${name}'`);
+    return renderPrompt(prompt, args, ctx);
+  }
+}
+
+export async function renderPrompt<Scope>(prompt: PromptEntry<Scope>, args: unknown, ctx: Context<Scope>): Promise<GetPromptResult> {
+  const given = (args ?? {}) as JsonObject;
+  if (typeof given !== 'object' || Array.isArray(given)) throw invalidParams('Prompt arguments must be an object');
+  const missing = prompt.required.filter((n) => given[n] === undefined || given[n] === null);
+  if (missing.length) throw invalidParams(`Missing required arguments: ${missing.join(', ')}`, missing);
+  let value: unknown = given;
+  if (prompt.schema) {
+    let checked = prompt.schema.validate(given);
+    if (checked instanceof Promise) checked = await checked;
+    if (!checked.ok) throw invalidParams(`Invalid arguments for prompt '${prompt.name}': ${checked.message}`);
+    value = checked.value;
+  }
+  const description = prompt.definition.description as string | undefined;
+  return toPromptResult(await prompt.handler(value as never, ctx), description);
+}

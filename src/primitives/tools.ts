@@ -1,0 +1,153 @@
+/** Tools: registration (schemas compiled once), listing, and a call that never throws for bad input. */
+import type { Context } from '../context/context.js';
+import { ProtocolError } from '../context/client-requests.js';
+import { invalidParams } from '../protocol/errors.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { paramHeadersOf, type ParamHeader } from '../protocol/standard-headers.js';
+import {
+  compileSchema, type CompiledSchema, type InferOutput, type JsonSchemaConverter, type SchemaLike, type StandardSchemaV1,
+} from '../schema/standard-schema.js';
+import type { CallToolResult, ClientCapabilities, Icon, ToolAnnotations } from '../types.js';
+import { structuredOf, toToolResult, toolError, withStructured } from './content.js';
+import { Registry } from './registry.js';
+
+export type MaybePromise<T> = T | Promise<T>;
+export type ToolArgs<In> = In extends StandardSchemaV1 ? InferOutput<In> : Record<string, unknown>;
+export type ToolReturn<Out> = Out extends StandardSchemaV1 ? InferOutput<Out> | CallToolResult : unknown;
+
+export interface ToolOptions<In extends SchemaLike | undefined = undefined, Out extends SchemaLike | undefined = undefined> {
+  title?: string;
+  description?: string;
+  /** Standard Schema (Zod, Valibot...) or JSON Schema of the arguments object. */
+  input?: In;
+  /** Declares structured output: the return value becomes `structuredContent` and is checked against it. */
+  output?: Out;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: JsonObject;
+  /** Client capabilities the tool cannot work without (2026: -32021 when undeclared). */
+  requires?: ClientCapabilities;
+}
+
+export type ToolHandler<Scope, In, Out> = (args: ToolArgs<In>, ctx: Context<Scope>) => MaybePromise<ToolReturn<Out>>;
+
+export interface ToolDefinition<Scope, In extends SchemaLike | undefined, Out extends SchemaLike | undefined>
+  extends ToolOptions<In, Out> {
+  name: string;
+  handler: ToolHandler<Scope, In, Out>;
+}
+
+export interface ToolEntry<Scope> {
+  readonly name: string;
+  /** The Tool object `tools/list` publishes, built once. */
+  readonly definition: JsonObject;
+  readonly input: CompiledSchema;
+  readonly output: CompiledSchema | undefined;
+  readonly paramHeaders: readonly ParamHeader[];
+  readonly requires: ClientCapabilities | undefined;
+  readonly handler: (args: never, ctx: Context<Scope>) => unknown;
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+/** A tool without an input schema takes any arguments object (dispatch already checked it is one). */
+const NO_ARGUMENTS: CompiledSchema = {
+  jsonSchema: { type: 'object', properties: {} },
+  validate: (value) => ({ ok: true, value }),
+};
+
+function compileTool<Scope>(def: ToolDefinition<Scope, SchemaLike | undefined, SchemaLike | undefined>, converter?: JsonSchemaConverter): ToolEntry<Scope> {
+  const { name, handler, input, output, requires, ...wire } = def;
+  if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+    throw new Error(`Invalid tool name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ . -`);
+  }
+  if (typeof handler !== 'function') throw new Error(`Tool "${name}" needs a handler function`);
+  const inputSchema = input === undefined ? NO_ARGUMENTS : compileSchema(input, 'input', converter);
+  if (inputSchema.jsonSchema.type !== 'object') throw new Error(`Tool "${name}": the input schema must describe an object`);
+  const outputSchema = output === undefined ? undefined : compileSchema(output, 'output', converter);
+  const definition: JsonObject = { name, ...wire, inputSchema: inputSchema.jsonSchema };
+  if (outputSchema) definition.outputSchema = outputSchema.jsonSchema;
+  for (const key of Object.keys(definition)) if (definition[key] === undefined) delete definition[key];
+  return {
+    name,
+    definition,
+    input: inputSchema,
+    output: outputSchema,
+    paramHeaders: paramHeadersOf(inputSchema.jsonSchema),
+    requires,
+    handler: handler as ToolEntry<Scope>['handler'],
+  };
+}
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : typeof error === 'string' ? error : 'The tool failed';
+
+export class ToolRegistry<Scope> {
+  readonly #entries: Registry<ToolEntry<Scope>>;
+  #definitions: JsonObject[] | undefined;
+
+  constructor(
+    onChange: () => void,
+    private readonly converter: JsonSchemaConverter | undefined,
+  ) {
+    this.#entries = new Registry(() => {
+      this.#definitions = undefined;
+      onChange();
+    });
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Registers (or replaces) a tool; returns a function that removes it. */
+  add<In extends SchemaLike | undefined = undefined, Out extends SchemaLike | undefined = undefined>(
+    def: ToolDefinition<Scope, In, Out>,
+  ): () => boolean {
+    const entry = compileTool(def as ToolDefinition<Scope, SchemaLike | undefined, SchemaLike | undefined>, this.converter);
+    this.#entries.set(entry.name, entry);
+    return () => this.#entries.get(entry.name) === entry && this.#entries.delete(entry.name);
+  }
+
+  remove(name: string): boolean {
+    return this.#entries.delete(name);
+  }
+
+  get(name: string): ToolEntry<Scope> | undefined {
+    return this.#entries.get(name);
+  }
+
+  /** The Tool objects in registration order (the same array until something changes). */
+  list(): readonly JsonObject[] {
+    return (this.#definitions ??= this.#entries.values().map((e) => e.definition));
+  }
+
+  /**
+   * Runs a tool. Invalid arguments, a throwing handler and output that breaks the output schema are
+   * `isError` results (SEP-1303); only an unknown tool is a protocol error (-32602).
+   */
+  async call(name: string, args: JsonObject, ctx: Context<Scope>): Promise<CallToolResult> {
+    const tool = this.#entries.get(name);
+    if (!tool) throw invalidParams(`Unknown tool: '${name}'`);
+    return runTool(tool, args, ctx);
+  }
+}
+
+export async function runTool<Scope>(tool: ToolEntry<Scope>, args: JsonObject, ctx: Context<Scope>): Promise<CallToolResult> {
+  let checked = tool.input.validate(args);
+  if (checked instanceof Promise) checked = await checked;
+  if (!checked.ok) return toolError(`Invalid arguments for tool '${tool.name}': ${checked.message}`);
+  let value: unknown;
+  try {
+    value = await tool.handler(checked.value as never, ctx);
+  } catch (error) {
+    if (error instanceof ProtocolError) throw error;
+    return toolError(messageOf(error));
+  }
+  const result = toToolResult(value, tool.output !== undefined);
+  if (!tool.output || result.isError) return result;
+  let out = tool.output.validate(structuredOf(value));
+  if (out instanceof Promise) out = await out;
+  if (!out.ok) return toolError(`Tool '${tool.name}' returned output that does not match its output schema: ${out.message}`);
+  // Publish what the schema produced (defaults filled, unknown keys stripped), never the raw value.
+  return result.structuredContent === out.value ? result : withStructured(result, out.value);
+}

@@ -1,0 +1,77 @@
+/**
+ * The error contract (docs/errors.md): every code MiniMCP sends, the error classes a handler may throw,
+ * and the one table that turns a JSON-RPC error into an HTTP status.
+ */
+
+/** Every JSON-RPC error code MiniMCP knows. Retired codes are kept so clients can recognise them. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** 2026-07-28: an HTTP header disagrees with the body. */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: the request needs a client capability it did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: the requested protocol version is not served. */
+  UnsupportedProtocolVersion: -32022,
+  /** @deprecated Retired resource-not-found code (up to 2025-11-25). MiniMCP sends -32602 with `data.uri`. */
+  ResourceNotFoundRetired: -32002,
+  /** @deprecated 2025-11-25 only: URL elicitation required. Never sent to a 2026-07-28 client. */
+  UrlElicitationRequired: -32042,
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Codes the spec defines inside its reserved range -32020..-32099 (plus the retired -32042). */
+const SPEC_RANGE_CODES = new Set<number>([-32020, -32021, -32022, -32042]);
+
+/**
+ * A protocol error with a JSON-RPC code. Throw it from a prompt, resource or completion handler to
+ * answer with that error; from a tool handler it becomes an `isError` result like any other throw.
+ */
+export class McpError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  /** An HTTP status for errors found before dispatch (the gate); dispatch errors travel with 200. */
+  readonly httpStatus: number | undefined;
+
+  constructor(code: number, message: string, data?: unknown, httpStatus?: number) {
+    super(message);
+    if (!Number.isInteger(code)) throw new TypeError(`McpError code must be an integer, got ${code}`);
+    if (code <= -32000 && code >= -32019) {
+      throw new RangeError(`McpError code ${code} is in -32000..-32019, a legacy range MiniMCP never emits`);
+    }
+    if (code <= -32020 && code >= -32099 && !SPEC_RANGE_CODES.has(code)) {
+      throw new RangeError(`McpError code ${code} is reserved for the MCP specification and not defined by it`);
+    }
+    this.name = 'McpError';
+    this.code = code;
+    this.data = data;
+    // The spec answers -32020, -32021 and -32022 with HTTP 400, wherever they are raised.
+    this.httpStatus = httpStatus ?? (code <= -32020 && code >= -32022 ? 400 : undefined);
+  }
+}
+
+/** Resource not found: -32602 with `data.uri`, as SEP-2164 requires (never an empty `contents`). */
+export class ResourceNotFoundError extends McpError {
+  readonly uri: string;
+  constructor(uri: string) {
+    super(ErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
+    this.name = 'ResourceNotFoundError';
+    this.uri = uri;
+  }
+}
+
+export const invalidParams = (message: string, data?: unknown, httpStatus?: number): McpError =>
+  new McpError(ErrorCode.InvalidParams, message, data, httpStatus);
+export const invalidRequest = (message: string, httpStatus = 400): McpError =>
+  new McpError(ErrorCode.InvalidRequest, message, undefined, httpStatus);
+export const internalError = (message: string): McpError => new McpError(ErrorCode.InternalError, message);
+
+/** Treats both -32602-with-`data.uri` and the retired -32002 as "resource not found" (SEP-2164 transition). */
+export function isResourceNotFound(error: { code: number; data?: unknown }): boolean {
+  if (error.code === ErrorCode.ResourceNotFoundRetired) return true;
+  const data = error.data as { uri?: unknown } | undefined;
+  return error.code === ErrorCode.InvalidParams && typeof data?.uri === 'string';
+}

@@ -1,0 +1,45 @@
+/**
+ * Raw JSON Schema validation behind one small function. @cfworker/json-schema is used because it
+ * validates without code generation (no `eval`/`new Function`), so it runs on Cloudflare Workers too,
+ * and supports draft 2020-12 (the MCP default), 2019-09, 7 and 4.
+ */
+import { Validator, type Schema, type SchemaDraft } from '@cfworker/json-schema';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { CompiledSchema } from './standard-schema.js';
+
+const DIALECTS: Record<string, SchemaDraft> = {
+  'https://json-schema.org/draft/2020-12/schema': '2020-12',
+  'https://json-schema.org/draft/2019-09/schema': '2019-09',
+  'http://json-schema.org/draft-07/schema': '7',
+  'http://json-schema.org/draft-04/schema': '4',
+};
+
+function dialectOf(schema: JsonObject): SchemaDraft {
+  const declared = schema.$schema;
+  if (declared === undefined) return '2020-12'; // MCP: no $schema means 2020-12
+  const draft = typeof declared === 'string' ? DIALECTS[declared.replace(/#$/, '')] : undefined;
+  if (!draft) throw new Error(`Unsupported JSON Schema dialect: ${String(declared)}`);
+  return draft;
+}
+
+function describe(errors: { instanceLocation: string; error: string }[]): string {
+  // The innermost errors come last and say the most; keep the message short for the model.
+  const useful = errors.filter((e) => !/^(Property|Items|Instance) does not match/.test(e.error));
+  return (useful.length ? useful : errors)
+    .slice(0, 5)
+    .map((e) => (e.instanceLocation === '#' ? e.error : `${e.instanceLocation.slice(2).replaceAll('/', '.')}: ${e.error}`))
+    .join('; ');
+}
+
+/** Compiles a raw JSON Schema; the object published on the wire stays exactly as given. */
+export function compileJsonSchema(schema: JsonObject): CompiledSchema {
+  // The validator annotates the schema it is given, so it gets its own deep copy.
+  const validator = new Validator(structuredClone(schema) as Schema, dialectOf(schema), false);
+  return {
+    jsonSchema: schema,
+    validate(value) {
+      const result = validator.validate(value);
+      return result.valid ? { ok: true, value } : { ok: false, message: describe(result.errors) };
+    },
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * Schemas for tool input/output and prompt arguments. A Standard Schema v1 (Zod 4, Valibot, ArkType)
+ * or a raw JSON Schema object is compiled once, at registration, into a JSON Schema 2020-12 document
+ * for the wire plus a validator for the hot path.
+ */
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { compileJsonSchema } from './json-schema.js';
+
+/** The Standard Schema v1 interface (https://standardschema.dev), written out so no package is needed. */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    /** Standard JSON Schema: present on Zod >= 4.2 and others. */
+    readonly jsonSchema?: {
+      readonly input: (options: { target: string }) => Record<string, unknown>;
+      readonly output: (options: { target: string }) => Record<string, unknown>;
+    };
+  };
+}
+type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }> };
+
+export type InferOutput<S> = S extends StandardSchemaV1<unknown, infer O> ? O : Record<string, unknown>;
+
+/** A raw JSON Schema object (validated with a compiled 2020-12 validator). */
+export type JsonSchema = Record<string, unknown>;
+export type SchemaLike = StandardSchemaV1 | JsonSchema;
+
+/** Converts a Standard Schema the library cannot describe itself (e.g. Valibot's toJsonSchema). */
+export type JsonSchemaConverter = (schema: StandardSchemaV1, io: 'input' | 'output') => Record<string, unknown> | undefined;
+
+export type Validation<T = unknown> = { ok: true; value: T } | { ok: false; message: string };
+
+export interface CompiledSchema {
+  readonly jsonSchema: JsonObject;
+  /** Sync where the library is sync; a Promise only for async schemas. */
+  validate(value: unknown): Validation | Promise<Validation>;
+}
+
+export const isStandardSchema = (s: unknown): s is StandardSchemaV1 =>
+  (typeof s === 'object' || typeof s === 'function') && s !== null && '~standard' in s;
+
+function toJsonSchema(schema: StandardSchemaV1, io: 'input' | 'output', converter?: JsonSchemaConverter): JsonObject {
+  const std = schema['~standard'];
+  let out: Record<string, unknown> | undefined;
+  try {
+    out = std.jsonSchema?.[io]({ target: 'draft-2020-12' });
+    // Zod 4 before 4.2 has no Standard JSON Schema but converts itself.
+    const self = schema as unknown as { toJSONSchema?: (o: object) => Record<string, unknown> };
+    if (!out && std.vendor === 'zod' && typeof self.toJSONSchema === 'function') {
+      out = self.toJSONSchema({ target: 'draft-2020-12', io });
+    }
+    out ??= converter?.(schema, io);
+  } catch (error) {
+    throw new Error(`Cannot convert the ${std.vendor} schema to JSON Schema: ${(error as Error).message}`);
+  }
+  if (!out || typeof out !== 'object') {
+    throw new Error(
+      `Cannot convert the ${std.vendor} schema to JSON Schema: pass a converter (MiniMCP option "toJsonSchema") ` +
+        'or a raw JSON Schema; MiniMCP will not publish an empty schema',
+    );
+  }
+  return out as JsonObject;
+}
+
+function formatIssues(issues: StandardResult<unknown>['issues']): string {
+  return (issues ?? [])
+    .map((issue) => {
+      const path = (issue.path ?? []).map((p) => String(typeof p === 'object' ? p.key : p)).join('.');
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}
+
+function fromStandard(schema: StandardSchemaV1, io: 'input' | 'output', converter?: JsonSchemaConverter): CompiledSchema {
+  const jsonSchema = toJsonSchema(schema, io, converter);
+  const check = (r: StandardResult<unknown>): Validation =>
+    r.issues ? { ok: false, message: formatIssues(r.issues) } : { ok: true, value: r.value };
+  return {
+    jsonSchema,
+    validate(value) {
+      const r = schema['~standard'].validate(value);
+      return r instanceof Promise ? r.then(check) : check(r);
+    },
+  };
+}
+
+/** Compiles a schema once. Throws a clear error at registration when it cannot be described. */
+export function compileSchema(schema: SchemaLike, io: 'input' | 'output', converter?: JsonSchemaConverter): CompiledSchema {
+  if (isStandardSchema(schema)) return fromStandard(schema, io, converter);
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new Error('A schema must be a Standard Schema (Zod, Valibot, ArkType...) or a JSON Schema object');
+  }
+  return compileJsonSchema(schema as JsonObject);
+}

@@ -1,0 +1,290 @@
+/**
+ * MiniMCP: options, registration, and `handle()`, the one function every transport wraps.
+ * Handlers are registered once; nothing here is rebuilt per request and no session is kept.
+ */
+import { randomBytes } from 'node:crypto';
+import { MemoryBus, type NotificationBus } from './bus.js';
+import { PendingRequests } from './context/client-requests.js';
+import { RequestRegistry } from './context/in-flight.js';
+import { ConcurrencyGate, IdleSweeper } from './context/limits.js';
+import { RequestStateCodec } from './context/request-state.js';
+import type { CacheSettings, Core, HandleOptions, Hooks, Outcome, RequestInfo } from './core.js';
+import { NO_REPLY, dispatchRequest, errorOutcome } from './dispatch.js';
+import { ErrorCode, McpError, internalError, invalidRequest } from './protocol/errors.js';
+import { parseJson, readEnvelope, serializeMessage, type JsonObject } from './protocol/jsonrpc.js';
+import { PromptRegistry, type PromptArgument, type PromptHandler, type PromptOptions } from './primitives/prompts.js';
+import {
+  ResourceRegistry, type ResourceOptions, type ResourceReader, type TemplateOptions, type TemplateReader,
+} from './primitives/resources.js';
+import { ToolRegistry, type ToolHandler, type ToolOptions } from './primitives/tools.js';
+import type { JsonSchemaConverter, SchemaLike } from './schema/standard-schema.js';
+import type { CacheHint, Icon, Implementation } from './types.js';
+
+export interface MiniMCPOptions<Scope = unknown> {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+  instructions?: string;
+  /** A handler silent for this long is aborted and answered "Request timed out" (-32603). Default 30 s. */
+  idleTimeoutMs?: number;
+  /** Handlers running at once. Default 100. */
+  maxConcurrency?: number;
+  /** Requests that may wait for a slot; past it, an immediate overload answer. Default 4 x maxConcurrency. */
+  maxQueue?: number;
+  /** How long a queued request waits for a slot. Default 5 s. */
+  queueTimeoutMs?: number;
+  /** How long a 2025 handler waits for the client's answer to elicitation, sampling or roots. Default 5 min. */
+  clientRequestTimeoutMs?: number;
+  /** Items per page of every list. Default 100. */
+  pageSize?: number;
+  /** 2026 cache hints for discover, each list and reads (defaults: lists 60 s public, reads 0 private). */
+  cache?: Partial<CacheSettings>;
+  /** MRTR requestState signing. Set `secret` when several instances serve the same clients. */
+  requestState?: { secret?: string | Uint8Array; ttlMs?: number };
+  /** Who is asking, from the scope: MRTR state is bound to it. */
+  principal?: (scope: Scope | undefined) => string | undefined;
+  /** Converts Standard Schemas that cannot describe themselves (e.g. Valibot's `toJsonSchema`). */
+  toJsonSchema?: JsonSchemaConverter;
+  /** Advertise a primitive even before anything is registered (for servers that register later). */
+  capabilities?: { tools?: boolean; prompts?: boolean; resources?: boolean };
+  bus?: NotificationBus;
+  /** Include error messages of unexpected failures in answers. Off by default: they may leak internals. */
+  debug?: boolean;
+  /** The server log for unexpected errors. Default: stderr. */
+  onError?: (error: unknown, request: RequestInfo | undefined) => void;
+}
+
+// Lists change rarely and say so with list_changed; reads may be per user and live, so they are not cached.
+const LIST_HINT: CacheHint = { ttlMs: 60_000, cacheScope: 'public' };
+const DEFAULT_CACHE: CacheSettings = {
+  discover: LIST_HINT,
+  tools: LIST_HINT,
+  prompts: LIST_HINT,
+  resources: LIST_HINT,
+  resourceTemplates: LIST_HINT,
+  reads: { ttlMs: 0, cacheScope: 'private' },
+};
+
+function positiveInt(options: object, name: string, fallback: number, max = 2_147_483_647): number {
+  const value = (options as Record<string, unknown>)[name] ?? fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
+    throw new TypeError(`MiniMCP option ${name} must be an integer from 1 to ${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+function checkCacheHint(name: string, hint: CacheHint): CacheHint {
+  if (!Number.isInteger(hint.ttlMs) || hint.ttlMs < 0 || (hint.cacheScope !== 'public' && hint.cacheScope !== 'private')) {
+    throw new TypeError(`MiniMCP option cache.${name} needs an integer ttlMs >= 0 and cacheScope "public" or "private"`);
+  }
+  return { ttlMs: hint.ttlMs, cacheScope: hint.cacheScope };
+}
+
+export class MiniMCP<Scope = unknown> {
+  readonly #core: Core<Scope>;
+  readonly #force: NonNullable<MiniMCPOptions['capabilities']>;
+  #capabilities: JsonObject | undefined;
+  #nextId = 0;
+
+  constructor(options: MiniMCPOptions<Scope>) {
+    if (typeof options?.name !== 'string' || !options.name) throw new TypeError('MiniMCP option name must be a non-empty string');
+    if (typeof options.version !== 'string' || !options.version) throw new TypeError('MiniMCP option version must be a non-empty string');
+    const maxConcurrency = positiveInt(options, 'maxConcurrency', 100);
+    const idleTimeoutMs = positiveInt(options, 'idleTimeoutMs', 30_000);
+    const { name, version, title, description, websiteUrl, icons } = options;
+    const info: Implementation = JSON.parse(JSON.stringify({ name, version, title, description, websiteUrl, icons }));
+    const cache = { ...DEFAULT_CACHE, ...options.cache };
+    for (const key of Object.keys(cache) as (keyof CacheSettings)[]) cache[key] = checkCacheHint(key, cache[key]);
+    const bus = options.bus ?? new MemoryBus();
+    this.#force = options.capabilities ?? {};
+    const changed = (type: 'tools' | 'prompts' | 'resources') => () => {
+      this.#capabilities = undefined;
+      bus.publish({ type: `${type}/list_changed` });
+    };
+    const onError = options.onError ?? ((error, request) => console.error(`[minimcp] ${request?.method ?? 'transport'} failed:`, error));
+    this.#core = {
+      info,
+      instructions: options.instructions,
+      tools: new ToolRegistry<Scope>(changed('tools'), options.toJsonSchema),
+      prompts: new PromptRegistry<Scope>(changed('prompts'), options.toJsonSchema),
+      resources: new ResourceRegistry<Scope>(changed('resources')),
+      bus,
+      pending: new PendingRequests(),
+      inFlight: new RequestRegistry(),
+      gate: new ConcurrencyGate(
+        maxConcurrency,
+        positiveInt(options, 'maxQueue', maxConcurrency * 4),
+        positiveInt(options, 'queueTimeoutMs', 5_000),
+      ),
+      idle: new IdleSweeper(idleTimeoutMs),
+      stateCodec: new RequestStateCodec(options.requestState?.secret ?? randomBytes(32), positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
+      hooks: [],
+      settings: {
+        pageSize: positiveInt(options, 'pageSize', 100, 10_000),
+        idleTimeoutMs,
+        clientRequestTimeoutMs: positiveInt(options, 'clientRequestTimeoutMs', 300_000),
+        cache,
+        debug: options.debug === true,
+      },
+      // Both eras advertise the same set; the era parameter leaves room for one that differs.
+      capabilities: () => (this.#capabilities ??= this.#computeCapabilities()),
+      principalOf: (scope) => options.principal?.(scope) ?? '',
+      reportError: (error, request) => {
+        try {
+          onError(error, request);
+        } catch {
+          // The server log must never take the server down.
+        }
+      },
+    };
+  }
+
+  /** Server facts as sent in `initialize` and `server/discover`. */
+  get info(): Implementation {
+    return this.#core.info;
+  }
+
+  /** The notification bus (list changes, resource updates); transports subscribe to it. */
+  get bus(): NotificationBus {
+    return this.#core.bus;
+  }
+
+  // ---- registration -------------------------------------------------------------------------------
+
+  /** Registers a tool; argument and result types follow from the `input` and `output` schemas. */
+  tool<In extends SchemaLike | undefined = undefined, Out extends SchemaLike | undefined = undefined>(
+    name: string,
+    options: ToolOptions<In, Out>,
+    handler: ToolHandler<Scope, In, Out>,
+  ): this {
+    this.#core.tools.add({ ...options, name, handler });
+    return this;
+  }
+
+  prompt<A extends SchemaLike | PromptArgument[] | undefined = undefined>(
+    name: string,
+    options: PromptOptions<A>,
+    handler: PromptHandler<Scope, A>,
+  ): this {
+    this.#core.prompts.add({ ...options, name, handler });
+    return this;
+  }
+
+  resource(uri: string, options: ResourceOptions, read: ResourceReader<Scope>): this {
+    this.#core.resources.add(uri, options, read);
+    return this;
+  }
+
+  resourceTemplate(uriTemplate: string, options: TemplateOptions, read: TemplateReader<Scope>): this {
+    this.#core.resources.addTemplate(uriTemplate, options, read);
+    return this;
+  }
+
+  /** Adds hooks around dispatch (logging, metrics, rate limits, authorization). */
+  use(hooks: Hooks<Scope>): this {
+    this.#core.hooks.push(hooks);
+    return this;
+  }
+
+  /** Programmatic access per primitive: add / remove / list / call, each change fires list_changed. */
+  readonly tools = {
+    add: (...a: Parameters<ToolRegistry<Scope>['add']>) => this.#core.tools.add(...a),
+    remove: (name: string) => this.#core.tools.remove(name),
+    list: () => this.#core.tools.list(),
+    call: (name: string, args: JsonObject = {}, opts?: HandleOptions<Scope>) => this.#request('tools/call', { name, arguments: args }, opts),
+  };
+
+  readonly prompts = {
+    add: (...a: Parameters<PromptRegistry<Scope>['add']>) => this.#core.prompts.add(...a),
+    remove: (name: string) => this.#core.prompts.remove(name),
+    list: () => this.#core.prompts.list(),
+    get: (name: string, args: Record<string, string> = {}, opts?: HandleOptions<Scope>) => this.#request('prompts/get', { name, arguments: args }, opts),
+  };
+
+  readonly resources = {
+    add: (...a: Parameters<ResourceRegistry<Scope>['add']>) => this.#core.resources.add(...a),
+    addTemplate: (...a: Parameters<ResourceRegistry<Scope>['addTemplate']>) => this.#core.resources.addTemplate(...a),
+    remove: (uriOrTemplate: string) => this.#core.resources.remove(uriOrTemplate),
+    list: () => this.#core.resources.list(),
+    listTemplates: () => this.#core.resources.listTemplates(),
+    read: (uri: string, opts?: HandleOptions<Scope>) => this.#request('resources/read', { uri }, opts),
+  };
+
+  /** Tells subscribers (2025 `resources/subscribe`, 2026 listen streams) that a resource changed. */
+  notifyResourceUpdated(uri: string): void {
+    this.#core.bus.publish({ type: 'resources/updated', uri });
+  }
+
+  // ---- handling -----------------------------------------------------------------------------------
+
+  /**
+   * Handles one JSON-RPC message (text or parsed) and returns the reply in the same form, or
+   * `undefined` for notifications and client responses. Never throws for anything a peer sent.
+   */
+  async handle(message: string | object, opts?: HandleOptions<Scope>): Promise<string | JsonObject | undefined> {
+    const { reply } = await this.dispatch(message, opts);
+    if (reply === undefined || typeof message !== 'string') return reply;
+    return serializeMessage(reply);
+  }
+
+  /** `handle()` plus the HTTP status of the outcome, for HTTP transports. */
+  async dispatch(message: unknown, opts: HandleOptions<Scope> = {}): Promise<Outcome> {
+    try {
+      let value = message;
+      if (typeof message === 'string') {
+        const parsed = parseJson(message);
+        if (!parsed.ok) return errorOutcome(null, parsed.error);
+        value = parsed.value;
+      }
+      const envelope = readEnvelope(value);
+      switch (envelope.kind) {
+        case 'invalid':
+          return errorOutcome(envelope.id, envelope.error);
+        case 'request':
+          return await dispatchRequest(this.#core, envelope.id, envelope.method, envelope.params, opts);
+        case 'notification':
+          this.#onNotification(envelope.method, envelope.params, opts);
+          return NO_REPLY;
+        case 'response':
+          if (this.#core.pending.settle(envelope.id, envelope.result, envelope.error)) return NO_REPLY;
+          return errorOutcome(envelope.id, invalidRequest('Invalid Request: no request is waiting for this response'));
+      }
+    } catch (error) {
+      this.#core.reportError(error, undefined);
+      return errorOutcome(null, new McpError(ErrorCode.InternalError, 'Internal error', undefined, 500));
+    }
+  }
+
+  #onNotification(method: string, params: JsonObject | undefined, opts: HandleOptions<Scope>): void {
+    if (method === 'notifications/initialized') {
+      if (opts.connection) opts.connection.initialized = true;
+    } else if (method === 'notifications/cancelled') {
+      const id = params?.requestId;
+      if (typeof id === 'string' || typeof id === 'number') {
+        this.#core.inFlight.cancel(RequestRegistry.key(opts.connection?.id, id), String(params?.reason ?? 'cancelled by the client'));
+      }
+    }
+    // Everything else (progress for our requests, roots/list_changed...) needs no action from a stateless core.
+  }
+
+  /** A request made in code: the same path as the wire, errors thrown as McpError. */
+  async #request(method: string, params: JsonObject, opts?: HandleOptions<Scope>): Promise<JsonObject> {
+    const { reply } = await this.dispatch({ jsonrpc: '2.0', id: `local-${++this.#nextId}`, method, params }, opts);
+    const error = reply?.error as { code: number; message: string; data?: unknown } | undefined;
+    if (error) throw Object.assign(internalError(error.message), { code: error.code, data: error.data });
+    return reply?.result as JsonObject;
+  }
+
+  #computeCapabilities(): JsonObject {
+    const core = this.#core;
+    const caps: JsonObject = { logging: {} };
+    if (core.tools.size || this.#force.tools) caps.tools = { listChanged: true };
+    if (core.prompts.size || this.#force.prompts) caps.prompts = { listChanged: true };
+    if (core.resources.size || this.#force.resources) caps.resources = { subscribe: true, listChanged: true };
+    if (core.prompts.hasCompletions() || core.resources.hasCompletions()) caps.completions = {};
+    return caps;
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The one contract between the runtime adapters (Web fetch, node:http) and the shared HTTP logic.
+ * An adapter only moves bytes; everything protocol-shaped lives in serve-exchange.ts. It is written
+ * as one object per request whose methods live on a prototype, so the hot path allocates little.
+ */
+
+/** What the body reader produced: bytes, a value a framework already parsed, or a refusal. */
+export type BodyRead =
+  | Uint8Array
+  /** A framework body parser (express.json()...) consumed the stream before us. */
+  | { readonly parsed: unknown }
+  /** Larger than the limit: detected from Content-Length or while reading, never after buffering it all. */
+  | 'too-large'
+  /** The client went away while sending. */
+  | undefined;
+
+export type HeaderMap = Readonly<Record<string, string>>;
+
+export interface Exchange<Scope> {
+  /** The HTTP method, upper case. */
+  readonly method: string;
+  /** Aborted the moment the client disconnects; dispatch cancels the handler with it. */
+  readonly signal: AbortSignal;
+  /**
+   * A request header by lower-case name. Named `get` so the exchange itself is the core's
+   * HeaderLookup and no wrapper object is built per request.
+   */
+  get(name: string): string | undefined;
+  /** The caller's scope (fixed by the host, or from the scope factory); may throw. */
+  scope(): Scope | Promise<Scope> | undefined;
+  /** Reads the whole body, refusing it as soon as it passes `limit` bytes. */
+  readBody(limit: number): Promise<BodyRead>;
+  /** A complete answer. `body` undefined means an empty body. */
+  respond(status: number, headers: HeaderMap | undefined, body: string | undefined): void;
+  /** Starts a 200 streamed answer (SSE); then `write` chunks and `end` once. */
+  openStream(headers: HeaderMap): void;
+  write(text: string): void;
+  end(): void;
+  /** Optional: hands an unexpected failure to the host framework (Express `next(error)`); true if it took it. */
+  fail?(error: unknown): boolean;
+}

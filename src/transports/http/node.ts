@@ -1,0 +1,231 @@
+/**
+ * `minimcp/node`: the node:http adapter and `serve()`. It feeds IncomingMessage / ServerResponse to
+ * the shared exchange logic directly (no Web Request/Response on this hot path), and its event
+ * listeners are module-level functions that find their exchange through a symbol: no closures per request.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MiniMCP } from '../../server.js';
+import type { BodyRead, Exchange, HeaderMap } from './exchange.js';
+import { resolveSettings, type HttpOptions, type Settings } from './options.js';
+import { serveExchange } from './serve-exchange.js';
+
+export interface NodeHandlerOptions<Scope> extends HttpOptions {
+  /** Who is calling, from the request (e.g. a verified token). Throw an McpError with httpStatus 401 to refuse. */
+  scope?: (request: IncomingMessage) => Scope | Promise<Scope>;
+}
+
+/** `next`, when given (Express/Connect), receives unexpected failures instead of the built-in 500 answer. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+
+const EXCHANGE = Symbol('minimcp.exchange');
+interface Tagged {
+  [EXCHANGE]?: NodeExchange<unknown>;
+}
+
+function onResponseClose(this: ServerResponse): void {
+  (this as Tagged)[EXCHANGE]?.closed();
+}
+function onData(this: IncomingMessage, chunk: Buffer): void {
+  (this as Tagged)[EXCHANGE]?.data(chunk);
+}
+function onEnd(this: IncomingMessage): void {
+  (this as Tagged)[EXCHANGE]?.ended();
+}
+function onRequestError(this: IncomingMessage): void {
+  (this as Tagged)[EXCHANGE]?.settle(undefined);
+}
+
+class NodeExchange<Scope> implements Exchange<Scope> {
+  readonly method: string;
+  /** Created on first use: notifications and client responses never need one (an AbortSignal costs microseconds). */
+  #abort: AbortController | undefined;
+  readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
+  readonly #factory: NodeHandlerOptions<Scope>['scope'];
+  readonly #next: ((error?: unknown) => void) | undefined;
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #limit = 0;
+  #resolve: ((body: BodyRead) => void) | undefined;
+
+  constructor(
+    req: IncomingMessage,
+    res: ServerResponse,
+    factory: NodeHandlerOptions<Scope>['scope'],
+    next: ((error?: unknown) => void) | undefined,
+  ) {
+    this.method = req.method ?? 'GET';
+    this.#req = req;
+    this.#res = res;
+    this.#factory = factory;
+    this.#next = next;
+    (res as Tagged)[EXCHANGE] = this as NodeExchange<unknown>;
+    res.once('close', onResponseClose);
+  }
+
+  get signal(): AbortSignal {
+    return (this.#abort ??= new AbortController()).signal;
+  }
+
+  get(name: string): string | undefined {
+    const headers = this.#req.headers;
+    let value = headers[name];
+    if (value === undefined) {
+      const lower = name.toLowerCase(); // node lower-cases names; callers may not (Mcp-Param-Region)
+      if (lower !== name) value = headers[lower];
+    }
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  scope(): Scope | Promise<Scope> | undefined {
+    return this.#factory?.(this.#req);
+  }
+
+  readBody(limit: number): Promise<BodyRead> {
+    const req = this.#req;
+    if (req.readableEnded) return Promise.resolve(this.#alreadyRead(limit));
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > limit) return Promise.resolve('too-large');
+    this.#limit = limit;
+    (req as Tagged)[EXCHANGE] = this as NodeExchange<unknown>;
+    return new Promise<BodyRead>((resolve) => {
+      this.#resolve = resolve;
+      req.on('data', onData);
+      req.once('end', onEnd);
+      req.once('error', onRequestError);
+    });
+  }
+
+  /** A framework body parser (express.json(), raw(), text()) consumed the stream first: use its result. */
+  #alreadyRead(limit: number): BodyRead {
+    const body = (this.#req as { body?: unknown }).body;
+    if (body instanceof Uint8Array) return body.byteLength > limit ? 'too-large' : body;
+    if (typeof body === 'string') return Buffer.byteLength(body) > limit ? 'too-large' : Buffer.from(body);
+    return body === undefined ? new Uint8Array(0) : { parsed: body };
+  }
+
+  data(chunk: Buffer): void {
+    this.#size += chunk.length;
+    if (this.#size <= this.#limit) {
+      this.#chunks.push(chunk);
+      return;
+    }
+    // Refuse at once; the 413 carries `Connection: close`, so the rest of the upload is never read.
+    this.#req.removeListener('data', onData);
+    this.#req.pause();
+    this.#chunks = [];
+    this.settle('too-large');
+  }
+
+  ended(): void {
+    const chunks = this.#chunks;
+    this.settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size));
+  }
+
+  settle(body: BodyRead): void {
+    const resolve = this.#resolve;
+    if (resolve === undefined) return;
+    this.#resolve = undefined;
+    resolve(body);
+  }
+
+  /** The response closed: finished normally, or the client went away, which cancels the handler at once. */
+  closed(): void {
+    if (!this.#res.writableFinished) (this.#abort ??= new AbortController()).abort(new Error('The client closed the connection'));
+    this.settle(undefined);
+  }
+
+  respond(status: number, headers: HeaderMap | undefined, body: string | undefined): void {
+    const res = this.#res;
+    if (res.headersSent || res.destroyed) return;
+    // A known length avoids chunked encoding (writeHead fixes the headers before end() could add it).
+    res.setHeader('content-length', body === undefined ? 0 : Buffer.byteLength(body));
+    res.writeHead(status, headers);
+    res.end(body);
+  }
+
+  openStream(headers: HeaderMap): void {
+    const res = this.#res;
+    if (res.headersSent || res.destroyed) return;
+    // `Connection` is an HTTP/1 header; HTTP/2 forbids it.
+    res.writeHead(200, this.#req.httpVersionMajor === 1 ? { ...headers, connection: 'keep-alive' } : headers);
+  }
+
+  write(text: string): void {
+    const res = this.#res;
+    if (!res.writableEnded && !res.destroyed) res.write(text);
+  }
+
+  end(): void {
+    if (!this.#res.writableEnded) this.#res.end();
+  }
+
+  fail(error: unknown): boolean {
+    if (this.#next === undefined) return false;
+    this.#next(error);
+    return true;
+  }
+}
+
+/** A node:http request listener for one MiniMCP instance; mount it on your MCP path. */
+export function createNodeHandler<Scope>(mcp: MiniMCP<Scope>, options: NodeHandlerOptions<Scope> = {}): NodeHandler {
+  const settings: Settings = resolveSettings(options);
+  const factory = options.scope;
+  if (factory !== undefined && typeof factory !== 'function') throw new TypeError('HTTP option scope must be a function');
+  return (req, res, next) => {
+    void serveExchange(mcp, settings, new NodeExchange<Scope>(req, res, factory, next));
+  };
+}
+
+export interface ServeOptions<Scope> extends NodeHandlerOptions<Scope> {
+  /** Default 0: any free port (read it from `url`). */
+  port?: number;
+  /** Default 127.0.0.1: loopback only. */
+  host?: string;
+  /** The MCP endpoint; other paths get 404. Default /mcp. */
+  path?: string;
+}
+
+export interface RunningServer {
+  /** The endpoint's URL, e.g. http://127.0.0.1:3000/mcp. */
+  readonly url: string;
+  readonly server: Server;
+  /** Stops listening and closes open connections (their handlers are cancelled). */
+  close(): Promise<void>;
+}
+
+const NOT_FOUND = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Not Found' } });
+
+/** Serves one MiniMCP instance over HTTP on its own node:http server. */
+export async function serve<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Scope> = {}): Promise<RunningServer> {
+  const { port = 0, host = '127.0.0.1', path = '/mcp', ...handlerOptions } = options;
+  if (!path.startsWith('/')) throw new TypeError(`serve() option path must start with "/", got ${path}`);
+  const handler = createNodeHandler(mcp, handlerOptions);
+  const server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    if ((query < 0 ? url : url.slice(0, query)) === path) return handler(req, res);
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(NOT_FOUND);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port: actual } = server.address() as AddressInfo;
+  // A wildcard bind is reached through localhost (which the default Host allow-list accepts).
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${actual}${path}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,65 @@
+/** The HTTP transport's options, shared by the fetch and node handlers, checked once into Settings. */
+import { hostRule, type HostRule } from './origin.js';
+
+export interface DnsRebindingOptions {
+  /**
+   * Host names allowed in `Host` (and in `Origin` unless allowedOrigins is set). An entry without a
+   * port allows any port ("example.com"); with one it allows only that port ("example.com:8443").
+   * Default: localhost, 127.0.0.1, [::1].
+   */
+  allowedHosts?: string[];
+  /** Exact origins allowed ("https://app.example.com"). Default: http(s) origins of allowedHosts. */
+  allowedOrigins?: string[];
+}
+
+export interface HttpOptions {
+  /**
+   * 'streamable' (default): JSON unless the handler sends something first, then SSE.
+   * 'json': plain request/response; progress and logs are dropped, elicitation is unavailable (2025).
+   */
+  mode?: 'streamable' | 'json';
+  /** Largest accepted body in bytes, enforced while reading. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Interval of `: keepalive` comments on open SSE streams. Default 15 s. */
+  keepAliveMs?: number;
+  /** Host / Origin allow-lists against DNS rebinding (on by default, loopback only); false turns it off. */
+  dnsRebinding?: DnsRebindingOptions | false;
+  /** Seconds sent in `Retry-After` when the server is overloaded (503). Default 1. */
+  retryAfterSeconds?: number;
+  /** Log of unexpected transport failures (answered 500 without details). Default: stderr. */
+  onError?: (error: unknown) => void;
+}
+
+/** Options checked and defaulted once per handler, read on every request. */
+export interface Settings {
+  readonly streamable: boolean;
+  readonly maxBodyBytes: number;
+  readonly keepAliveMs: number;
+  readonly hosts: HostRule | undefined;
+  readonly retryAfter: string;
+  readonly onError: (error: unknown) => void;
+}
+
+const DEFAULT_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+function positive(options: HttpOptions, name: 'maxBodyBytes' | 'keepAliveMs' | 'retryAfterSeconds', fallback: number): number {
+  const value = options[name] ?? fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new TypeError(`HTTP option ${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+export function resolveSettings(options: HttpOptions = {}): Settings {
+  const mode = options.mode ?? 'streamable';
+  if (mode !== 'streamable' && mode !== 'json') throw new TypeError(`HTTP option mode must be 'streamable' or 'json', got ${String(mode)}`);
+  const dns = options.dnsRebinding;
+  return {
+    streamable: mode === 'streamable',
+    maxBodyBytes: positive(options, 'maxBodyBytes', 4 * 1024 * 1024),
+    keepAliveMs: positive(options, 'keepAliveMs', 15_000),
+    hosts: dns === false ? undefined : hostRule(dns?.allowedHosts ?? DEFAULT_HOSTS, dns?.allowedOrigins),
+    retryAfter: String(positive(options, 'retryAfterSeconds', 1)),
+    onError: options.onError ?? ((error) => console.error('[minimcp] http transport failed:', error)),
+  };
+}

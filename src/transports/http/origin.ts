@@ -1,0 +1,63 @@
+/**
+ * DNS-rebinding protection: a page on evil.example that re-points its name to 127.0.0.1 still sends
+ * `Host: evil.example` (and its own Origin), so both headers are checked against allow-lists.
+ */
+
+export interface HostRule {
+  /** Lower-case host names ("localhost") and host:port pairs ("localhost:3000"). */
+  readonly hosts: ReadonlySet<string>;
+  /** Exact lower-case origins, or undefined to allow http(s) origins whose host passes `hosts`. */
+  readonly origins: ReadonlySet<string> | undefined;
+}
+
+function list(name: string, values: unknown): string[] {
+  if (!Array.isArray(values) || !values.every((v) => typeof v === 'string' && v.trim() !== '')) {
+    throw new TypeError(`HTTP option dnsRebinding.${name} must be an array of non-empty strings`);
+  }
+  return values.map((v: string) => v.trim().toLowerCase());
+}
+
+export function hostRule(hosts: string[], origins: string[] | undefined): HostRule {
+  return {
+    hosts: new Set(list('allowedHosts', hosts)),
+    origins: origins === undefined ? undefined : new Set(list('allowedOrigins', origins).map((o) => o.replace(/\/+$/, ''))),
+  };
+}
+
+/** Splits "name[:port]" (IPv6 in brackets); undefined when the port part is not digits. */
+function hostnameOf(authority: string): string | undefined {
+  let end: number;
+  if (authority.startsWith('[')) {
+    end = authority.indexOf(']') + 1;
+    if (end === 0) return undefined;
+  } else {
+    end = authority.indexOf(':');
+    if (end < 0) return authority;
+  }
+  const rest = authority.slice(end);
+  return rest === '' || /^:\d{1,5}$/.test(rest) ? authority.slice(0, end) : undefined;
+}
+
+function authorityAllowed(rule: HostRule, authority: string): boolean {
+  if (rule.hosts.has(authority)) return true;
+  const name = hostnameOf(authority);
+  return name !== undefined && name !== '' && rule.hosts.has(name);
+}
+
+/** A missing Host (HTTP/1.0) is allowed: browsers, the only rebinding vector, always send one. */
+export function hostAllowed(rule: HostRule, host: string | undefined): boolean {
+  return host === undefined || authorityAllowed(rule, host.trim().toLowerCase());
+}
+
+/** A missing Origin is allowed (non-browser clients); "null" and other schemes are not. */
+export function originAllowed(rule: HostRule, origin: string | undefined): boolean {
+  if (origin === undefined) return true;
+  const value = origin.trim().toLowerCase();
+  if (rule.origins) return rule.origins.has(value);
+  const sep = value.indexOf('://');
+  if (sep < 0) return false;
+  const scheme = value.slice(0, sep);
+  if (scheme !== 'http' && scheme !== 'https') return false;
+  const authority = value.slice(sep + 3);
+  return authority !== '' && !authority.includes('/') && !authority.includes('@') && authorityAllowed(rule, authority);
+}

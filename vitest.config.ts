@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    // Two cores here and in CI: integration tests spawn servers, so keep workers few.
+    maxWorkers: 2,
+  },
+});
