@@ -180,6 +180,20 @@ export function createConformanceFixture(options: ConformanceFixtureOptions = {}
     input: JSON_SCHEMA_2020_12_FIXTURE,
   }, (args) => `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`);
 
+  // SEP-2243: `x-mcp-header` mirrors an argument into an `Mcp-Param-*` header; over HTTP the framework
+  // rejects a missing or different header with 400 -32020 before the tool runs.
+  mcp.tool('test_custom_headers', {
+    description: 'Tool whose region argument is mirrored into the Mcp-Param-Region header (SEP-2243)',
+    input: {
+      type: 'object',
+      properties: {
+        region: { type: 'string', description: 'Routing region', 'x-mcp-header': 'Region' },
+        query: { type: 'string', description: 'Not mirrored' },
+      },
+      required: ['region'],
+    },
+  }, (args) => `Custom headers test completed for region ${String(args.region)}`);
+
   // SEP-1699 (2025 SSE polling): closing the stream mid-call and resuming is the HTTP transport's job;
   // the tool itself only has to answer.
   mcp.tool('test_reconnection', {
