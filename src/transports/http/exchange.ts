@@ -20,7 +20,7 @@ export interface Exchange<Scope> {
   /** The HTTP method, upper case. */
   readonly method: string;
   /** Aborted the moment the client disconnects; dispatch cancels the handler with it. */
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   /**
    * A request header by lower-case name. Named `get` so the exchange itself is the core's
    * HeaderLookup and no wrapper object is built per request.
@@ -38,4 +38,38 @@ export interface Exchange<Scope> {
   end(): void;
   /** Optional: hands an unexpected failure to the host framework (Express `next(error)`); true if it took it. */
   fail?(error: unknown): boolean;
+}
+
+/** What dispatch and the exchange use of an AbortSignal. */
+export type CancelSignal = Pick<AbortSignal, 'aborted' | 'reason' | 'addEventListener' | 'removeEventListener'>;
+
+type Listener = (this: unknown, event: Event) => unknown;
+
+/**
+ * A cancellation flag with a few listeners: what dispatch needs from an AbortSignal at a fraction
+ * of its cost (on Node 20 an AbortController plus a listener costs microseconds per request).
+ */
+export class Cancellation implements CancelSignal {
+  aborted = false;
+  reason: unknown;
+  #listeners: Listener[] | undefined;
+
+  addEventListener(_type: string, listener: EventListenerOrEventListenerObject | null): void {
+    if (typeof listener === 'function') (this.#listeners ??= []).push(listener as Listener);
+  }
+
+  removeEventListener(_type: string, listener: EventListenerOrEventListenerObject | null): void {
+    const list = this.#listeners;
+    const i = list ? list.indexOf(listener as Listener) : -1;
+    if (i >= 0) list!.splice(i, 1);
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const list = this.#listeners;
+    this.#listeners = undefined;
+    if (list) for (const listener of list) listener.call(this, new Event('abort'));
+  }
 }

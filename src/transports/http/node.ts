@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MiniMCP } from '../../server.js';
-import type { BodyRead, Exchange, HeaderMap } from './exchange.js';
+import { Cancellation, type BodyRead, type Exchange, type HeaderMap } from './exchange.js';
 import { resolveSettings, type HttpOptions, type Settings } from './options.js';
 import { serveExchange } from './serve-exchange.js';
 
@@ -38,8 +38,8 @@ function onRequestError(this: IncomingMessage): void {
 
 class NodeExchange<Scope> implements Exchange<Scope> {
   readonly method: string;
-  /** Created on first use: notifications and client responses never need one (an AbortSignal costs microseconds). */
-  #abort: AbortController | undefined;
+  /** A light signal: dispatch only needs a flag and a listener (an AbortController costs microseconds). */
+  readonly signal = new Cancellation();
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
   readonly #factory: NodeHandlerOptions<Scope>['scope'];
@@ -62,10 +62,6 @@ class NodeExchange<Scope> implements Exchange<Scope> {
     this.#next = next;
     (res as Tagged)[EXCHANGE] = this as NodeExchange<unknown>;
     res.once('close', onResponseClose);
-  }
-
-  get signal(): AbortSignal {
-    return (this.#abort ??= new AbortController()).signal;
   }
 
   get(name: string): string | undefined {
@@ -132,7 +128,7 @@ class NodeExchange<Scope> implements Exchange<Scope> {
 
   /** The response closed: finished normally, or the client went away, which cancels the handler at once. */
   closed(): void {
-    if (!this.#res.writableFinished) (this.#abort ??= new AbortController()).abort(new Error('The client closed the connection'));
+    if (!this.#res.writableFinished) this.signal.abort(new Error('The client closed the connection'));
     this.settle(undefined);
   }
 

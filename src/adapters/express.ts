@@ -1,0 +1,33 @@
+/**
+ * `minimcp/express`: MiniMCP as an Express 5 request handler. Express is only a type here; the work
+ * is the node:http handler's, which also reads a body that `express.json()` (or raw()/text()) parsed first.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Request, RequestHandler } from 'express';
+import type { MiniMCP } from '../server.js';
+import { createNodeHandler } from '../transports/http/node.js';
+import type { HttpOptions } from '../transports/http/options.js';
+
+export interface ExpressOptions<Scope> extends HttpOptions {
+  /** Who is calling, from the Express request. Throw an McpError with httpStatus 401 to refuse. */
+  scope?: (req: Request) => Scope | Promise<Scope>;
+}
+
+/**
+ * A request handler for every method of the MCP endpoint: mount it with `app.all('/mcp', ...)` so GET
+ * and DELETE get the protocol's 405. Unexpected failures go to `next(error)`.
+ *
+ * ```ts
+ * app.all('/mcp', mcpExpress(mcp, { scope: (req) => userOf(req.get('authorization')) }));
+ * ```
+ */
+export function mcpExpress<Scope>(mcp: MiniMCP<Scope>, options: ExpressOptions<Scope> = {}): RequestHandler {
+  const { scope, ...http } = options;
+  if (scope !== undefined && typeof scope !== 'function') throw new TypeError('mcpExpress option scope must be a function');
+  const handle = createNodeHandler<Scope>(mcp, {
+    ...http,
+    // Express hands the same object to its middleware: an IncomingMessage extended into its Request.
+    scope: scope && ((req: IncomingMessage) => scope(req as Request)),
+  });
+  return (req, res, next) => handle(req, res, next);
+}

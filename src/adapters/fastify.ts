@@ -1,0 +1,52 @@
+/**
+ * `minimcp/fastify`: MiniMCP as a Fastify plugin. Fastify is only a type here; the route hands the
+ * raw node:http request and response to the node handler.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { MiniMCP } from '../server.js';
+import { createNodeHandler } from '../transports/http/node.js';
+import type { HttpOptions } from '../transports/http/options.js';
+
+export interface FastifyOptions<Scope> extends HttpOptions {
+  /** The endpoint, under the prefix the plugin is registered with. Default /mcp. */
+  path?: string;
+  /** Who is calling, from the Fastify request. Throw an McpError with httpStatus 401 to refuse. */
+  scope?: (request: FastifyRequest) => Scope | Promise<Scope>;
+}
+
+/**
+ * A plugin that routes POST, GET and DELETE on `path` to MiniMCP (GET and DELETE get the protocol's 405).
+ * Inside the plugin's own context, Fastify's body parsers are replaced by a pass-through, so MiniMCP's
+ * gate reads the body: its 415, 413 (`maxBodyBytes`, not Fastify's `bodyLimit`) and 400 -32700 answers
+ * apply, and the scope factory runs before the body is read.
+ *
+ * ```ts
+ * await app.register(mcpFastify(mcp, { scope: (request) => userOf(request.headers.authorization) }));
+ * ```
+ */
+export function mcpFastify<Scope>(mcp: MiniMCP<Scope>, options: FastifyOptions<Scope> = {}): FastifyPluginAsync {
+  const { path = '/mcp', scope, ...http } = options;
+  if (scope !== undefined && typeof scope !== 'function') throw new TypeError('mcpFastify option scope must be a function');
+  const requests = new WeakMap<IncomingMessage, FastifyRequest>();
+  const handle = createNodeHandler<Scope>(mcp, {
+    ...http,
+    scope: scope && ((raw: IncomingMessage) => scope(requests.get(raw)!)),
+  });
+  return async (fastify) => {
+    fastify.removeAllContentTypeParsers();
+    fastify.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    fastify.route({
+      method: ['POST', 'GET', 'DELETE'],
+      url: path,
+      handler(request, reply) {
+        const raw: IncomingMessage & { body?: unknown } = request.raw;
+        // A hook consumed the stream and left a parsed body: the node handler takes it from raw.body.
+        if (request.body !== undefined && raw.readableEnded && raw.body === undefined) raw.body = request.body;
+        if (scope) requests.set(raw, request);
+        reply.hijack();
+        handle(raw, reply.raw);
+      },
+    });
+  };
+}
