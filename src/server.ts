@@ -18,15 +18,10 @@ import {
 } from './primitives/resources.js';
 import { ToolRegistry, type ToolHandler, type ToolOptions } from './primitives/tools.js';
 import type { JsonSchemaConverter, SchemaLike } from './schema/standard-schema.js';
-import type { CacheHint, Icon, Implementation } from './types.js';
+import type { CacheHint, Implementation } from './types.js';
 
-export interface MiniMCPOptions<Scope = unknown> {
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
+/** Server facts (`name`, `version`, `title`, `description`, `websiteUrl`, `icons`) plus the settings. */
+export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   instructions?: string;
   /** A handler silent for this long is aborted and answered "Request timed out" (-32603). Default 30 s. */
   idleTimeoutMs?: number;
@@ -160,7 +155,7 @@ export class MiniMCP<Scope = unknown> {
     options: ToolOptions<In, Out>,
     handler: ToolHandler<Scope, In, Out>,
   ): this {
-    this.#core.tools.add({ ...options, name, handler });
+    this.#core.tools.register({ ...options, name, handler });
     return this;
   }
 
@@ -169,7 +164,7 @@ export class MiniMCP<Scope = unknown> {
     options: PromptOptions<A>,
     handler: PromptHandler<Scope, A>,
   ): this {
-    this.#core.prompts.add({ ...options, name, handler });
+    this.#core.prompts.register({ ...options, name, handler });
     return this;
   }
 
@@ -191,14 +186,14 @@ export class MiniMCP<Scope = unknown> {
 
   /** Programmatic access per primitive: add / remove / list / call, each change fires list_changed. */
   readonly tools = {
-    add: (...a: Parameters<ToolRegistry<Scope>['add']>) => this.#core.tools.add(...a),
+    add: (...a: Parameters<ToolRegistry<Scope>['register']>) => this.#core.tools.register(...a),
     remove: (name: string) => this.#core.tools.remove(name),
     list: () => this.#core.tools.list(),
     call: (name: string, args: JsonObject = {}, opts?: HandleOptions<Scope>) => this.#request('tools/call', { name, arguments: args }, opts),
   };
 
   readonly prompts = {
-    add: (...a: Parameters<PromptRegistry<Scope>['add']>) => this.#core.prompts.add(...a),
+    add: (...a: Parameters<PromptRegistry<Scope>['register']>) => this.#core.prompts.register(...a),
     remove: (name: string) => this.#core.prompts.remove(name),
     list: () => this.#core.prompts.list(),
     get: (name: string, args: Record<string, string> = {}, opts?: HandleOptions<Scope>) => this.#request('prompts/get', { name, arguments: args }, opts),

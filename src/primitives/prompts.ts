@@ -85,54 +85,26 @@ function compilePrompt<Scope>(def: PromptDefinition<Scope, SchemaLike | PromptAr
   };
 }
 
-export class PromptRegistry<Scope> {
-  readonly #entries: Registry<PromptEntry<Scope>>;
-  #definitions: JsonObject[] | undefined;
-
+export class PromptRegistry<Scope> extends Registry<PromptEntry<Scope>> {
   constructor(
     onChange: () => void,
     private readonly converter: JsonSchemaConverter | undefined,
   ) {
-    this.#entries = new Registry(() => {
-      this.#definitions = undefined;
-      onChange();
-    });
+    super(onChange);
   }
 
-  get size(): number {
-    return this.#entries.size;
-  }
-
-  add<A extends SchemaLike | PromptArgument[] | undefined = undefined>(def: PromptDefinition<Scope, A>): () => boolean {
+  /** Compiles and registers (or replaces) a prompt; returns a function that removes it. */
+  register<A extends SchemaLike | PromptArgument[] | undefined = undefined>(def: PromptDefinition<Scope, A>): () => boolean {
     const entry = compilePrompt(def as PromptDefinition<Scope, SchemaLike | PromptArgument[] | undefined>, this.converter);
-    this.#entries.set(entry.name, entry);
-    return () => this.#entries.get(entry.name) === entry && this.#entries.delete(entry.name);
-  }
-
-  remove(name: string): boolean {
-    return this.#entries.delete(name);
-  }
-
-  get(name: string): PromptEntry<Scope> | undefined {
-    return this.#entries.get(name);
-  }
-
-  list(): readonly JsonObject[] {
-    return (this.#definitions ??= this.#entries.values().map((e) => e.definition));
+    return this.add(entry.name, entry);
   }
 
   hasCompletions(): boolean {
-    return this.#entries.values().some((e) => e.complete !== undefined);
-  }
-
-  /** Renders a prompt; unknown names, missing required and invalid arguments are -32602. */
-  async render(name: string, args: unknown, ctx: Context<Scope>): Promise<GetPromptResult> {
-    const prompt = this.#entries.get(name);
-    if (!prompt) throw invalidParams(`Unknown prompt: '${name}'`);
-    return renderPrompt(prompt, args, ctx);
+    return this.values().some((e) => e.complete !== undefined);
   }
 }
 
+/** Renders a prompt; missing required and invalid arguments are -32602 (an unknown name is the caller's). */
 export async function renderPrompt<Scope>(prompt: PromptEntry<Scope>, args: unknown, ctx: Context<Scope>): Promise<GetPromptResult> {
   const given = (args ?? {}) as JsonObject;
   if (typeof given !== 'object' || Array.isArray(given)) throw invalidParams('Prompt arguments must be an object');

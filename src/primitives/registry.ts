@@ -1,7 +1,13 @@
-/** An ordered name -> entry map that tells the server when it changes (for list_changed). */
-export class Registry<E> {
+/**
+ * An ordered name -> entry map that tells the server when it changes (for list_changed) and keeps the
+ * published definitions as one array until the next change, so listing costs nothing.
+ */
+import type { JsonObject } from '../protocol/jsonrpc.js';
+
+export class Registry<E extends { readonly definition: JsonObject }> {
   readonly #items = new Map<string, E>();
-  #snapshot: E[] | undefined;
+  #entries: E[] | undefined;
+  #definitions: JsonObject[] | undefined;
 
   constructor(private readonly onChange: () => void) {}
 
@@ -13,25 +19,32 @@ export class Registry<E> {
     return this.#items.get(key);
   }
 
-  has(key: string): boolean {
-    return this.#items.has(key);
-  }
-
-  set(key: string, entry: E): void {
+  /** Registers (or replaces) an entry; returns a function that removes exactly this entry. */
+  add(key: string, entry: E): () => boolean {
     this.#items.set(key, entry);
-    this.#snapshot = undefined;
-    this.onChange();
+    this.#changed();
+    return () => this.#items.get(key) === entry && this.remove(key);
   }
 
-  delete(key: string): boolean {
+  remove(key: string): boolean {
     if (!this.#items.delete(key)) return false;
-    this.#snapshot = undefined;
-    this.onChange();
+    this.#changed();
     return true;
   }
 
-  /** Entries in registration order; the same array until the next change, so lists cost nothing. */
+  /** Entries in registration order. */
   values(): readonly E[] {
-    return (this.#snapshot ??= [...this.#items.values()]);
+    return (this.#entries ??= [...this.#items.values()]);
+  }
+
+  /** The wire definitions in registration order. */
+  list(): readonly JsonObject[] {
+    return (this.#definitions ??= this.values().map((e) => e.definition));
+  }
+
+  #changed(): void {
+    this.#entries = undefined;
+    this.#definitions = undefined;
+    this.onChange();
   }
 }

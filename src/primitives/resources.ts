@@ -86,8 +86,7 @@ export class ResourceRegistry<Scope> {
     if (typeof uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) throw new Error(`Invalid resource URI: ${uri}`);
     const key = canonicalUri(uri);
     const entry: StaticEntry<Scope> = { definition: definitionOf('uri', uri, options), mimeType: options.mimeType, cache: options.cache, read };
-    this.#static.set(key, entry);
-    return () => this.#static.get(key) === entry && this.#static.delete(key);
+    return this.#static.add(key, entry);
   }
 
   /** Registers an RFC 6570 template such as `file:///{+path}`; returns a function that removes it. */
@@ -102,20 +101,19 @@ export class ResourceRegistry<Scope> {
       complete,
       read,
     };
-    this.#templates.set(uriTemplate, entry);
-    return () => this.#templates.get(uriTemplate) === entry && this.#templates.delete(uriTemplate);
+    return this.#templates.add(uriTemplate, entry);
   }
 
   remove(uri: string): boolean {
-    return this.#static.delete(canonicalUri(uri)) || this.#templates.delete(uri);
+    return this.#static.remove(canonicalUri(uri)) || this.#templates.remove(uri);
   }
 
-  list(): JsonObject[] {
-    return this.#static.values().map((e) => e.definition);
+  list(): readonly JsonObject[] {
+    return this.#static.list();
   }
 
-  listTemplates(): JsonObject[] {
-    return this.#templates.values().map((e) => e.definition);
+  listTemplates(): readonly JsonObject[] {
+    return this.#templates.list();
   }
 
   findTemplate(uriTemplate: string): TemplateEntry<Scope> | undefined {

@@ -1,7 +1,6 @@
 /** Tools: registration (schemas compiled once), listing, and a call that never throws for bad input. */
 import type { Context } from '../context/context.js';
 import { ProtocolError } from '../context/client-requests.js';
-import { invalidParams } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { paramHeadersOf, type ParamHeader } from '../protocol/standard-headers.js';
 import {
@@ -81,57 +80,27 @@ function compileTool<Scope>(def: ToolDefinition<Scope, SchemaLike | undefined, S
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : typeof error === 'string' ? error : 'The tool failed';
 
-export class ToolRegistry<Scope> {
-  readonly #entries: Registry<ToolEntry<Scope>>;
-  #definitions: JsonObject[] | undefined;
-
+export class ToolRegistry<Scope> extends Registry<ToolEntry<Scope>> {
   constructor(
     onChange: () => void,
     private readonly converter: JsonSchemaConverter | undefined,
   ) {
-    this.#entries = new Registry(() => {
-      this.#definitions = undefined;
-      onChange();
-    });
+    super(onChange);
   }
 
-  get size(): number {
-    return this.#entries.size;
-  }
-
-  /** Registers (or replaces) a tool; returns a function that removes it. */
-  add<In extends SchemaLike | undefined = undefined, Out extends SchemaLike | undefined = undefined>(
+  /** Compiles and registers (or replaces) a tool; returns a function that removes it. */
+  register<In extends SchemaLike | undefined = undefined, Out extends SchemaLike | undefined = undefined>(
     def: ToolDefinition<Scope, In, Out>,
   ): () => boolean {
     const entry = compileTool(def as ToolDefinition<Scope, SchemaLike | undefined, SchemaLike | undefined>, this.converter);
-    this.#entries.set(entry.name, entry);
-    return () => this.#entries.get(entry.name) === entry && this.#entries.delete(entry.name);
-  }
-
-  remove(name: string): boolean {
-    return this.#entries.delete(name);
-  }
-
-  get(name: string): ToolEntry<Scope> | undefined {
-    return this.#entries.get(name);
-  }
-
-  /** The Tool objects in registration order (the same array until something changes). */
-  list(): readonly JsonObject[] {
-    return (this.#definitions ??= this.#entries.values().map((e) => e.definition));
-  }
-
-  /**
-   * Runs a tool. Invalid arguments, a throwing handler and output that breaks the output schema are
-   * `isError` results (SEP-1303); only an unknown tool is a protocol error (-32602).
-   */
-  async call(name: string, args: JsonObject, ctx: Context<Scope>): Promise<CallToolResult> {
-    const tool = this.#entries.get(name);
-    if (!tool) throw invalidParams(`Unknown tool: '${name}'`);
-    return runTool(tool, args, ctx);
+    return this.add(entry.name, entry);
   }
 }
 
+/**
+ * Runs a tool. Invalid arguments, a throwing handler and output that breaks the output schema are
+ * `isError` results (SEP-1303); only an unknown tool is a protocol error (-32602, raised by the caller).
+ */
 export async function runTool<Scope>(tool: ToolEntry<Scope>, args: JsonObject, ctx: Context<Scope>): Promise<CallToolResult> {
   let checked = tool.input.validate(args);
   if (checked instanceof Promise) checked = await checked;
