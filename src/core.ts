@@ -1,5 +1,6 @@
 /** What the dispatcher and the method table share: the registries, the settings, the limits. */
 import type { NotificationBus } from './bus.js';
+import type { CancelSignal } from './context/cancellation.js';
 import type { PendingRequests } from './context/client-requests.js';
 import type { Context } from './context/context.js';
 import type { ConcurrencyGate, IdleSweeper } from './context/limits.js';
@@ -35,11 +36,13 @@ export interface HandleOptions<Scope> {
   send?: Send;
   scope?: Scope;
   /** Aborting it cancels the handler (a closed connection). Only these members are used, so a transport may pass a lighter object. */
-  signal?: Pick<AbortSignal, 'aborted' | 'reason' | 'addEventListener' | 'removeEventListener'>;
+  signal?: CancelSignal;
   /** HTTP only: the request headers (protocol version, session id, SEP-2243 headers). */
   headers?: HeaderLookup;
   /** 2025 era: the transport's per-connection state. */
   connection?: Connection;
+  /** 2025 HTTP SSE only (SEP-1699): ends the response stream early; the rest is delivered on a resuming GET. */
+  closeStream?: () => void;
 }
 
 /** What one message produced: the reply (none for notifications) and its HTTP status. */

@@ -154,6 +154,7 @@ async function execute<Scope>(core: Core<Scope>, spec: MethodSpec, facts: Reques
       logThreshold: logThreshold(modern, connection?.logLevel),
       send: opts.send,
       broker,
+      closeStream: opts.closeStream,
     });
     const call: Call<Scope> = { id, method, params, era, modern, headers: opts.headers, connection, send: opts.send, ctx };
     const work = runWithContext(ctx as Context<unknown>, () => runHandler(core, spec, call, request));

@@ -194,11 +194,15 @@ export function createConformanceFixture(options: ConformanceFixtureOptions = {}
     },
   }, (args) => `Custom headers test completed for region ${String(args.region)}`);
 
-  // SEP-1699 (2025 SSE polling): closing the stream mid-call and resuming is the HTTP transport's job;
-  // the tool itself only has to answer.
+  // SEP-1699 (2025 SSE polling): the tool closes its SSE stream mid-call (after the priming event),
+  // so the result reaches the client only on its GET with Last-Event-ID. A no-op on 2026.
   mcp.tool('test_reconnection', {
     description: 'Tests SSE stream disconnection and client reconnection (SEP-1699)',
-  }, () => 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.');
+  }, async (_args, ctx) => {
+    ctx.closeStream();
+    await sleep(100, undefined, { signal: ctx.signal });
+    return 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.';
+  });
 
   // == Tools: asking the client (2025 scenarios) ==============================================
   // On 2025 these send sampling/createMessage or elicitation/create on the call's stream. The same

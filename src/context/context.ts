@@ -32,6 +32,8 @@ export interface ContextInit<Scope> {
   logThreshold: number | undefined;
   send: ((message: JsonRpcMessage) => void) | undefined;
   broker: InputBroker;
+  /** The transport's way to end the response stream early (2025 HTTP SSE); undefined elsewhere. */
+  closeStream?: (() => void) | undefined;
 }
 
 export interface AskOptions {
@@ -110,6 +112,16 @@ export class Context<Scope = unknown> {
   /** Restarts the idle timer for a handler that is busy but has nothing to report. */
   resetTimeout(): void {
     this.#init.execution.touch();
+  }
+
+  /**
+   * Ends this request's response stream now, without cancelling the request (2025 SSE polling,
+   * SEP-1699): the client reconnects with `GET` + `Last-Event-ID` and receives everything sent after
+   * this, the result included. Lets a long task free its connection. A silent no-op where the
+   * transport cannot resume (stdio, JSON answers, 2026 requests).
+   */
+  closeStream(): void {
+    if (!this.#init.execution.aborted) this.#init.closeStream?.();
   }
 
   /** Asks the user for input (form or URL mode). */

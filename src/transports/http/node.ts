@@ -6,7 +6,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MiniMCP } from '../../server.js';
-import { Cancellation, type BodyRead, type Exchange, type HeaderMap } from './exchange.js';
+import { Cancellation } from '../../context/cancellation.js';
+import type { BodyRead, Exchange, HeaderMap } from './exchange.js';
 import { resolveSettings, type HttpOptions, type Settings } from './options.js';
 import { serveExchange } from './serve-exchange.js';
 
@@ -136,7 +137,8 @@ class NodeExchange<Scope> implements Exchange<Scope> {
     const res = this.#res;
     if (res.headersSent || res.destroyed) return;
     // A known length avoids chunked encoding (writeHead fixes the headers before end() could add it).
-    res.setHeader('content-length', body === undefined ? 0 : Buffer.byteLength(body));
+    // A 204 must not carry one (RFC 9110 §8.6).
+    if (status !== 204) res.setHeader('content-length', body === undefined ? 0 : Buffer.byteLength(body));
     res.writeHead(status, headers);
     res.end(body);
   }

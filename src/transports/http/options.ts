@@ -1,4 +1,5 @@
 /** The HTTP transport's options, shared by the fetch and node handlers, checked once into Settings. */
+import { EventStore } from './event-store.js';
 import { hostRule, type HostRule } from './origin.js';
 
 export interface DnsRebindingOptions {
@@ -22,6 +23,11 @@ export interface HttpOptions {
   maxBodyBytes?: number;
   /** Interval of `: keepalive` comments on open SSE streams. Default 15 s. */
   keepAliveMs?: number;
+  /**
+   * 2025 SSE streams (SEP-1699): the `retry:` sent with each stream's priming event, i.e. how long a
+   * client waits before resuming a stream the server closed (`ctx.closeStream()`). Default 1000 ms.
+   */
+  sseRetryMs?: number;
   /** Host / Origin allow-lists against DNS rebinding (on by default, loopback only); false turns it off. */
   dnsRebinding?: DnsRebindingOptions | false;
   /** Seconds sent in `Retry-After` when the server is overloaded (503). Default 1. */
@@ -35,6 +41,9 @@ export interface Settings {
   readonly streamable: boolean;
   readonly maxBodyBytes: number;
   readonly keepAliveMs: number;
+  readonly sseRetryMs: number;
+  /** Events of closed 2025 streams, waiting for a resuming GET; one store per handler. */
+  readonly events: EventStore;
   readonly hosts: HostRule | undefined;
   readonly retryAfter: string;
   readonly onError: (error: unknown) => void;
@@ -42,7 +51,7 @@ export interface Settings {
 
 const DEFAULT_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
-function positive(options: HttpOptions, name: 'maxBodyBytes' | 'keepAliveMs' | 'retryAfterSeconds', fallback: number): number {
+function positive(options: HttpOptions, name: 'maxBodyBytes' | 'keepAliveMs' | 'sseRetryMs' | 'retryAfterSeconds', fallback: number): number {
   const value = options[name] ?? fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
     throw new TypeError(`HTTP option ${name} must be a positive integer, got ${String(value)}`);
@@ -58,6 +67,8 @@ export function resolveSettings(options: HttpOptions = {}): Settings {
     streamable: mode === 'streamable',
     maxBodyBytes: positive(options, 'maxBodyBytes', 4 * 1024 * 1024),
     keepAliveMs: positive(options, 'keepAliveMs', 15_000),
+    sseRetryMs: positive(options, 'sseRetryMs', 1000),
+    events: new EventStore(),
     hosts: dns === false ? undefined : hostRule(dns?.allowedHosts ?? DEFAULT_HOSTS, dns?.allowedOrigins),
     retryAfter: String(positive(options, 'retryAfterSeconds', 1)),
     onError: options.onError ?? ((error) => console.error('[minimcp] http transport failed:', error)),

@@ -1,23 +1,22 @@
 /**
  * The HTTP transport's protocol logic, written once for every runtime: the gate (errors.md §3),
- * dispatch, the JSON / SSE switch, session ids and keep-alives. Adapters only move bytes.
+ * dispatch, the JSON / SSE switch, session ids, keep-alives and 2025 stream resumption (SEP-1699).
+ * Adapters only move bytes.
  */
 import type { Connection, Outcome, Send } from '../../core.js';
-import { serializeMessage, type JsonRpcMessage, type RequestId } from '../../protocol/jsonrpc.js';
+import { serializeMessage, type JsonObject, type RequestId } from '../../protocol/jsonrpc.js';
+import { detectEra } from '../../protocol/versions.js';
 import type { MiniMCP } from '../../server.js';
+import type { StreamReader } from './event-store.js';
+import type { CancelSignal } from '../../context/cancellation.js';
 import type { Exchange, HeaderMap } from './exchange.js';
 import { ACCEPTS_JSON, ACCEPTS_SSE, acceptedTypes, isJsonContentType } from './media-types.js';
 import { hostAllowed, originAllowed } from './origin.js';
 import type { Settings } from './options.js';
 import { connectionFromSession, mintSessionId } from './session.js';
+import { PostStream, SSE_HEADERS, writeKeepAlive } from './sse.js';
 
 const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' };
-const SSE_HEADERS: HeaderMap = {
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache',
-  'x-accel-buffering': 'no',
-};
-const KEEP_ALIVE = ': keepalive\n\n';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 const errorBody = (id: RequestId | null, code: number, message: string): string =>
@@ -26,10 +25,6 @@ const errorBody = (id: RequestId | null, code: number, message: string): string 
 /** Answers before dispatch: a JSON-RPC error with `"id": null` and an HTTP status. */
 function refuse(ex: Exchange<unknown>, status: number, code: number, message: string, extra?: HeaderMap): void {
   ex.respond(status, extra ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS, errorBody(null, code, message));
-}
-
-function writeKeepAlive(ex: Exchange<unknown>): void {
-  if (!ex.signal.aborted) ex.write(KEEP_ALIVE);
 }
 
 /** The id of a parsed message, read without trusting its shape (null when absent or invalid). */
@@ -43,16 +38,31 @@ function methodOf(value: unknown): string | undefined {
   return typeof method === 'string' ? method : undefined;
 }
 
+/**
+ * 2025 streams carry event ids and can be resumed: a request with a session id or a 2025
+ * MCP-Protocol-Version header, by the core's own era rule. One with neither (curl, `initialize`)
+ * gets a plain stream.
+ */
+function isResumable(value: unknown, session: string | undefined, version: string | undefined): boolean {
+  if (session === undefined && version === undefined) return false;
+  const params = (value as { params?: unknown }).params;
+  const object = typeof params === 'object' && params !== null ? (params as JsonObject) : undefined;
+  return detectEra(object, { protocolVersionHeader: version, sessionId: session }) === 'legacy';
+}
+
 /** One HTTP exchange from headers to the last byte. Never throws. */
 export async function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>): Promise<void> {
   let id: RequestId | null = null;
-  let answered = false; // a status line has gone out (JSON answer or stream)
+  let answered = false; // a JSON answer has gone out
+  let stream: PostStream | undefined;
   try {
     const hosts = settings.hosts;
     if (hosts && (!hostAllowed(hosts, ex.get('host')) || !originAllowed(hosts, ex.get('origin')))) {
       return refuse(ex, 403, -32600, 'Forbidden: Host or Origin not allowed');
     }
     if (ex.method !== 'POST') {
+      const lastEventId = ex.method === 'GET' && settings.streamable ? ex.get('last-event-id') : undefined;
+      if (lastEventId !== undefined) return await resume(settings, ex, lastEventId);
       return refuse(ex, 405, -32600, 'Method Not Allowed: this MCP endpoint only accepts POST', { allow: 'POST' });
     }
     if (!isJsonContentType(ex.get('content-type'))) {
@@ -95,38 +105,21 @@ export async function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settin
       ? connectionFromSession(sessionHeader)
       : method === 'initialize' ? {} : undefined;
 
-    // Streaming state, shared with `send` through its closure (the one closure a request needs).
-    let streaming = false;
-    let finished = false;
-    let keepAlive: ReturnType<typeof setInterval> | undefined;
-    const send: Send | undefined = isRequest && settings.streamable && accepts & ACCEPTS_SSE
-      ? (outgoing: JsonRpcMessage) => {
-          if (finished || ex.signal.aborted) return; // late or orphaned messages are dropped
-          if (!streaming) {
-            streaming = answered = true;
-            ex.openStream(SSE_HEADERS);
-            keepAlive = setInterval(writeKeepAlive, settings.keepAliveMs, ex);
-          }
-          const text = serializeMessage(outgoing);
-          if (text !== undefined) ex.write(`event: message\ndata: ${text}\n\n`);
-        }
-      : undefined;
-
-    let outcome: Outcome;
-    try {
-      // Only requests can be cancelled: notifications and client responses skip the signal's cost.
-      const signal = isRequest ? ex.signal : undefined;
-      outcome = await mcp.dispatch(value, { send, scope, signal, headers: ex, connection });
-    } finally {
-      finished = true;
-      if (keepAlive !== undefined) clearInterval(keepAlive);
+    // Only requests can be cancelled: notifications and client responses skip the signal's cost.
+    let signal: CancelSignal | undefined = isRequest ? ex.signal : undefined;
+    let send: Send | undefined;
+    let closeStream: (() => void) | undefined;
+    if (isRequest && settings.streamable && accepts & ACCEPTS_SSE) {
+      const resumable = isResumable(value, sessionHeader, ex.get('mcp-protocol-version'));
+      const sse = (stream = new PostStream(ex, settings, resumable, sessionHeader));
+      send = (message) => sse.send(message);
+      if (resumable) closeStream = () => sse.close();
+      signal = sse.signal;
     }
 
+    const outcome: Outcome = await mcp.dispatch(value, { send, closeStream, scope, signal, headers: ex, connection });
     const reply = outcome.reply;
-    if (streaming) {
-      if (reply !== undefined) ex.write(`event: message\ndata: ${serializeMessage(reply)}\n\n`);
-      return ex.end();
-    }
+    if (stream?.finish(reply)) return; // the reply went out on the stream (or into the store)
     answered = true;
     if (reply === undefined) return ex.respond(202, undefined, undefined);
     let headers = JSON_HEADERS;
@@ -137,14 +130,60 @@ export async function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settin
     ex.respond(outcome.status, headers, serializeMessage(reply));
   } catch (error) {
     try {
-      if (!answered && ex.fail?.(error)) return;
+      const streamed = stream?.opened === true;
+      stream?.finish(undefined);
+      if (!answered && !streamed && ex.fail?.(error)) return;
       settings.onError(error);
-      if (answered) ex.end();
+      if (answered || streamed) ex.end();
       else ex.respond(500, JSON_HEADERS, errorBody(id, -32603, 'Internal error'));
     } catch {
       // The log or the socket failed too; nothing is left to tell anyone.
     }
   }
+}
+
+/**
+ * GET with Last-Event-ID (2025, SEP-1699): replays what a closed stream kept after that event, then
+ * follows the stream live until its reply. The GET passes the same gate as a POST (Host/Origin,
+ * scope factory); the stream must belong to the same Mcp-Session-Id.
+ */
+async function resume(settings: Settings, ex: Exchange<unknown>, lastEventId: string): Promise<void> {
+  const session = ex.get('mcp-session-id');
+  if (detectEra(undefined, { protocolVersionHeader: ex.get('mcp-protocol-version'), sessionId: session }) === 'modern') {
+    return refuse(ex, 405, -32600, 'Method Not Allowed: this MCP endpoint only accepts POST', { allow: 'POST' }); // 2026 has no GET
+  }
+  if (!(acceptedTypes(ex.get('accept')) & ACCEPTS_SSE)) return refuse(ex, 406, -32600, 'Not Acceptable: Accept must allow text/event-stream');
+  try {
+    await ex.scope();
+  } catch (error) {
+    if (!isHttpError(error) && ex.fail?.(error)) return;
+    return refuseScope(ex, settings, error);
+  }
+  const found = settings.events.find(lastEventId.trim(), session);
+  if (found === undefined) return refuse(ex, 404, -32600, 'Not Found: no resumable stream for this Last-Event-ID and session');
+  const { stream, seq } = found;
+  const missed = stream.after(seq);
+  if (stream.done && missed.length === 0) return ex.respond(204, undefined, undefined); // nothing more: stop reconnecting
+  if (ex.signal.aborted) return;
+  ex.openStream(SSE_HEADERS);
+  ex.write(`retry: ${settings.sseRetryMs}\n\n`); // sends the headers at once, even with nothing to replay
+  for (const frame of missed) ex.write(frame);
+  if (stream.done) return ex.end();
+  const keepAlive = setInterval(writeKeepAlive, settings.keepAliveMs, ex);
+  const gone = (): void => {
+    clearInterval(keepAlive);
+    stream.detach(reader); // the events stay for the next resume
+  };
+  const reader: StreamReader = {
+    write: (text) => ex.write(text),
+    end: () => {
+      clearInterval(keepAlive);
+      ex.signal.removeEventListener('abort', gone);
+      ex.end();
+    },
+  };
+  ex.signal.addEventListener('abort', gone);
+  stream.attach(reader);
 }
 
 interface HttpError {

@@ -1,0 +1,167 @@
+/**
+ * SSE resumability for 2025 streams (SEP-1699), in memory. When a handler calls `ctx.closeStream()`,
+ * its POST response ends and every later event of that request (notifications, server requests, the
+ * final reply) is kept here, until a `GET` with `Last-Event-ID` picks the stream up. The store is
+ * per process: with several instances, resumption needs sticky routing on `Mcp-Session-Id`.
+ * Bounded on every side: events and characters per stream (oldest dropped first, the newest always
+ * kept), streams in total (oldest dropped first), and a TTL after the request finished.
+ * No node: imports: the fetch handler uses it too.
+ */
+
+export interface EventStoreLimits {
+  /** Streams kept at once; opening one more drops the oldest. */
+  maxStreams: number;
+  /** Events kept per stream; older ones are dropped (the newest one is always kept). */
+  maxEvents: number;
+  /** Characters kept per stream, counted like maxEvents. */
+  maxChars: number;
+  /** How long a finished stream stays resumable. */
+  ttlMs: number;
+}
+
+export const DEFAULT_EVENT_STORE_LIMITS: EventStoreLimits = {
+  maxStreams: 1000,
+  maxEvents: 1000,
+  maxChars: 1024 * 1024,
+  ttlMs: 30_000,
+};
+
+/** Where a resumed stream's events go: a GET response. */
+export interface StreamReader {
+  write(text: string): void;
+  end(): void;
+}
+
+/** A random, unguessable stream id (128 bits, hex): event ids are `<streamId>-<n>`, the priming event is n = 0. */
+export function newStreamId(): string {
+  let id = '';
+  for (const byte of crypto.getRandomValues(new Uint8Array(16))) id += byte.toString(16).padStart(2, '0');
+  return id;
+}
+
+/** The event id `<streamId>-<n>` split into its parts, or undefined when it is not one of ours. */
+export function parseEventId(eventId: string): { streamId: string; seq: number } | undefined {
+  const dash = eventId.lastIndexOf('-');
+  const seq = eventId.slice(dash + 1);
+  if (dash < 1 || dash > 64 || !/^\d{1,15}$/.test(seq)) return undefined;
+  return { streamId: eventId.slice(0, dash), seq: Number(seq) };
+}
+
+/** The events of one stream after its POST response was closed, and the GET reading them, if any. */
+export class StoredStream {
+  readonly session: string | undefined;
+  /** The request finished: no more events will come. */
+  done = false;
+  /** Dropped from the store (limits): later events are discarded. */
+  dropped = false;
+  expires = Infinity;
+  readonly #limits: EventStoreLimits;
+  /** Complete SSE frames; #frames[i] has event number #first + i. */
+  readonly #frames: string[] = [];
+  #first: number;
+  #chars = 0;
+  #reader: StreamReader | undefined;
+
+  constructor(session: string | undefined, nextSeq: number, limits: EventStoreLimits) {
+    this.session = session;
+    this.#first = nextSeq;
+    this.#limits = limits;
+  }
+
+  /** Appends the next event (numbered consecutively) and hands it to the live reader. */
+  push(frame: string): void {
+    if (this.dropped) return;
+    const frames = this.#frames;
+    frames.push(frame);
+    this.#chars += frame.length;
+    while (frames.length > 1 && (frames.length > this.#limits.maxEvents || this.#chars > this.#limits.maxChars)) {
+      this.#chars -= frames.shift()!.length;
+      this.#first++;
+    }
+    this.#reader?.write(frame);
+  }
+
+  /** The request finished: the reader (if any) ends, and the events stay resumable for the TTL. */
+  end(): void {
+    if (this.done) return;
+    this.done = true;
+    this.expires = Date.now() + this.#limits.ttlMs;
+    this.#endReader();
+  }
+
+  /** The frames after event `seq` that are still kept. */
+  after(seq: number): string[] {
+    return this.#frames.slice(Math.max(0, seq + 1 - this.#first));
+  }
+
+  /** Makes `reader` the live reader (ending a previous one: the client reconnected). */
+  attach(reader: StreamReader): void {
+    if (this.#reader !== reader) this.#endReader();
+    this.#reader = reader;
+  }
+
+  /** The reader went away (the client disconnected); the events stay for the next resume. */
+  detach(reader: StreamReader): void {
+    if (this.#reader === reader) this.#reader = undefined;
+  }
+
+  drop(): void {
+    this.dropped = true;
+    this.#frames.length = 0;
+    this.#chars = 0;
+    this.#endReader();
+  }
+
+  #endReader(): void {
+    const reader = this.#reader;
+    this.#reader = undefined;
+    reader?.end();
+  }
+}
+
+export class EventStore {
+  readonly limits: EventStoreLimits;
+  readonly #streams = new Map<string, StoredStream>();
+
+  constructor(limits: Partial<EventStoreLimits> = {}) {
+    this.limits = { ...DEFAULT_EVENT_STORE_LIMITS, ...limits };
+  }
+
+  get size(): number {
+    return this.#streams.size;
+  }
+
+  /** Starts keeping a stream whose next event is number `nextSeq`; drops the oldest one past maxStreams. */
+  open(streamId: string, session: string | undefined, nextSeq: number): StoredStream {
+    this.#sweep();
+    const streams = this.#streams;
+    while (streams.size >= this.limits.maxStreams) {
+      const [oldestId, oldest] = streams.entries().next().value!;
+      streams.delete(oldestId);
+      oldest.drop();
+    }
+    const stream = new StoredStream(session, nextSeq, this.limits);
+    streams.set(streamId, stream);
+    return stream;
+  }
+
+  /** The stream a `Last-Event-ID` names, if it is kept and belongs to this session. */
+  find(lastEventId: string, session: string | undefined): { stream: StoredStream; seq: number } | undefined {
+    this.#sweep();
+    const parsed = parseEventId(lastEventId);
+    const stream = parsed && this.#streams.get(parsed.streamId);
+    if (stream === undefined || stream.session !== session) return undefined;
+    return { stream, seq: parsed!.seq };
+  }
+
+  /** Forgets finished streams past their TTL. Runs only on open and find (both rare), never per event. */
+  #sweep(): void {
+    const now = Date.now();
+    for (const [id, stream] of this.#streams) {
+      if (stream.expires <= now) {
+        this.#streams.delete(id);
+        stream.drop();
+      }
+    }
+  }
+}
