@@ -157,7 +157,10 @@ async function execute<Scope>(core: Core<Scope>, spec: MethodSpec, facts: Reques
       closeStream: opts.closeStream,
     });
     const call: Call<Scope> = { id, method, params, era, modern, headers: opts.headers, connection, send: opts.send, ctx };
-    const work = runWithContext(ctx as Context<unknown>, () => runHandler(core, spec, call, request));
+    // Without hooks the method runs directly; a synchronous result (lists, ping) needs no race at all.
+    const work = runWithContext(ctx as Context<unknown>, () =>
+      core.hooks.length ? runHandler(core, spec, call, request) : spec.run(core, call));
+    if (!(work instanceof Promise)) return ok(id, shape(core, spec, modern, work));
     work.catch(() => {}); // a handler abandoned by a timeout or MRTR may still fail later; nobody listens then
     const raced = await Promise.race([work, execution.interrupted]);
     if (typeof raced === 'object') return ok(id, shape(core, spec, modern, raced));
