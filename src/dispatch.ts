@@ -172,8 +172,19 @@ async function execute<Scope>(core: Core<Scope>, spec: MethodSpec, facts: Reques
     if (raced === 'aborted') return abortedOutcome(id, execution);
     throw internalError(`Request timed out after ${core.settings.idleTimeoutMs} ms without progress`);
   } catch (error) {
-    const mcpError = toMcpError(core, error, request, modern !== undefined);
-    for (const hook of core.hooks) hook.onError?.(request, mcpError, ctx);
+    let mcpError: McpError;
+    try {
+      mcpError = toMcpError(core, error, request, modern !== undefined);
+    } catch {
+      mcpError = internalError('Internal error'); // a hostile thrown value (a Proxy, a throwing getter)
+    }
+    for (const hook of core.hooks) {
+      try {
+        hook.onError?.(request, mcpError, ctx);
+      } catch (hookError) {
+        core.reportError(hookError, request); // a broken logging hook must not cost the answer
+      }
+    }
     return errorOutcome(id, mcpError);
   } finally {
     core.idle.unwatch(execution);

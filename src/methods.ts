@@ -28,6 +28,8 @@ export interface MethodSpec {
   run(core: Core<any>, call: Call<any>): Promise<JsonObject> | JsonObject;
 }
 
+const MAX_URI_LENGTH = 65_536;
+
 const stringParam = (params: JsonObject, name: string): string => {
   const value = params[name];
   if (typeof value !== 'string') throw invalidParams(`params.${name} must be a string`);
@@ -102,7 +104,7 @@ function initialize(core: Core<any>, call: Call<any>): JsonObject {
 
 function setLevel(_core: Core<any>, call: Call<any>): JsonObject {
   const level = call.params.level;
-  if (typeof level !== 'string' || levelRank(level) < 0) throw invalidParams(`Invalid log level: ${String(level)}`);
+  if (typeof level !== 'string' || levelRank(level) < 0) throw invalidParams(`Invalid log level: ${typeof level === 'string' || typeof level === 'number' || level === undefined ? String(level) : typeof level}`);
   if (call.connection) call.connection.logLevel = level as LoggingLevel;
   return {};
 }
@@ -195,7 +197,12 @@ export const METHODS = new Map<string, MethodSpec>([
   ['resources/read', {
     eras: 'both', enabled: hasResources, cache: 'reads', mrtr: true,
     run: async (c, call) => {
-      const { result, cache } = await c.resources.read(stringParam(call.params, 'uri'), call.ctx);
+      const uri = stringParam(call.params, 'uri');
+      // Template matching is linear in the URI's length, but a multi-megabyte URI is never a real one.
+      if (uri.length > MAX_URI_LENGTH) {
+        throw invalidParams(`Resource not found: the URI is longer than ${MAX_URI_LENGTH} characters`, { uri });
+      }
+      const { result, cache } = await c.resources.read(uri, call.ctx);
       // A resource's own hint wins over the server-wide one (shape() lets fields already set stand).
       return (call.era === 'modern' && cache ? { ...result, ...cache } : result) as unknown as JsonObject;
     },

@@ -259,7 +259,7 @@ export class MiniMCP<Scope = unknown> {
     } else if (method === 'notifications/cancelled') {
       const id = params?.requestId;
       if (typeof id === 'string' || typeof id === 'number') {
-        this.#core.inFlight.cancel(RequestRegistry.key(opts.connection?.id, id), String(params?.reason ?? 'cancelled by the client'));
+        this.#core.inFlight.cancel(RequestRegistry.key(opts.connection?.id, id), typeof params?.reason === 'string' ? params.reason : 'cancelled by the client');
       }
     }
     // Everything else (progress for our requests, roots/list_changed...) needs no action from a stateless core.

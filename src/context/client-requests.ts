@@ -99,7 +99,9 @@ export class StreamBroker implements InputBroker {
     if (!this.send) throw new Error(`Cannot send ${method}: this transport has no stream back to the client`);
     this.execution.pause();
     try {
-      return await this.pending.ask(this.send, method, params, this.execution.signal, this.timeoutMs);
+      const answer = await this.pending.ask(this.send, method, params, this.execution.signal, this.timeoutMs);
+      if (!wellFormed(method, answer)) throw new Error(`The client answered ${method} with a malformed result`);
+      return answer;
     } finally {
       this.execution.resume();
     }
@@ -111,10 +113,17 @@ export class ProtocolError extends McpError {}
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function wellFormed(method: ClientMethod, answer: unknown): answer is JsonObject {
+/** Elicitation answers hold primitives (string, number, boolean) or lists of strings, nothing deeper. */
+const isFormValue = (v: unknown): boolean =>
+  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ||
+  (Array.isArray(v) && v.every((item) => typeof item === 'string'));
+
+/** Whether a client's answer has the shape of the result of `method`. */
+export function wellFormed(method: ClientMethod, answer: unknown): answer is JsonObject {
   if (!isObject(answer)) return false;
   if (method === 'elicitation/create') {
-    return ['accept', 'decline', 'cancel'].includes(answer.action as string) && (answer.content === undefined || isObject(answer.content));
+    if (!['accept', 'decline', 'cancel'].includes(answer.action as string)) return false;
+    return answer.content === undefined || (isObject(answer.content) && Object.values(answer.content).every(isFormValue));
   }
   if (method === 'sampling/createMessage') return typeof answer.role === 'string' && (isObject(answer.content) || Array.isArray(answer.content));
   return Array.isArray(answer.roots);

@@ -17,14 +17,18 @@ interface StatePayload {
 }
 
 /** JSON with sorted keys, so the same params give the same digest whatever order the client sends. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+function canonicalJson(value: unknown, depth = 0): string {
+  // Params nested this deep are not a real request; refusing beats a stack overflow.
+  if (depth > MAX_DEPTH) throw invalidParams(`params are nested deeper than ${MAX_DEPTH} levels`);
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v, depth + 1)).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as JsonObject)[k])}`).join(',')}}`;
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as JsonObject)[k], depth + 1)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
+
+const MAX_DEPTH = 256;
 
 /** The params that identify the request: everything but the MRTR fields and `_meta`. */
 export function paramsDigest(params: JsonObject): string {

@@ -108,6 +108,9 @@ export class PromptRegistry<Scope> extends Registry<PromptEntry<Scope>> {
 export async function renderPrompt<Scope>(prompt: PromptEntry<Scope>, args: unknown, ctx: Context<Scope>): Promise<GetPromptResult> {
   const given = (args ?? {}) as JsonObject;
   if (typeof given !== 'object' || Array.isArray(given)) throw invalidParams('Prompt arguments must be an object');
+  // Prompt arguments are strings on the wire; a schema may say more, the plain list cannot.
+  const notStrings = prompt.schema ? [] : Object.keys(given).filter((n) => given[n] !== null && typeof given[n] !== 'string');
+  if (notStrings.length) throw invalidParams(`Prompt arguments must be strings: ${notStrings.join(', ')}`);
   const missing = prompt.required.filter((n) => given[n] === undefined || given[n] === null);
   if (missing.length) throw invalidParams(`Missing required arguments: ${missing.join(', ')}`, missing);
   let value: unknown = given;

@@ -77,8 +77,29 @@ function compileTool<Scope>(def: ToolDefinition<Scope, SchemaLike | undefined, S
   };
 }
 
-const messageOf = (error: unknown): string =>
-  error instanceof Error ? error.message : typeof error === 'string' ? error : 'The tool failed';
+/**
+ * The text a failed tool reports to the model. A system error (ENOENT, EACCES...) names host paths,
+ * so it is reduced to its code; anything odd thrown (a Proxy, a throwing getter) gives a plain sentence.
+ */
+function messageOf(error: unknown): string {
+  try {
+    if (typeof error === 'string') return error;
+    if (!(error instanceof Error)) return 'The tool failed';
+    const { syscall, code } = error as { syscall?: unknown; code?: unknown };
+    if (typeof syscall === 'string') return `The tool failed: ${typeof code === 'string' ? code : 'system error'}`;
+    return String(error.message);
+  } catch {
+    return 'The tool failed';
+  }
+}
+
+const isProtocolError = (error: unknown): error is ProtocolError => {
+  try {
+    return error instanceof ProtocolError;
+  } catch {
+    return false; // a Proxy whose getPrototypeOf trap throws
+  }
+};
 
 export class ToolRegistry<Scope> extends Registry<ToolEntry<Scope>> {
   constructor(
@@ -109,7 +130,7 @@ export async function runTool<Scope>(tool: ToolEntry<Scope>, args: JsonObject, c
   try {
     value = await tool.handler(checked.value as never, ctx);
   } catch (error) {
-    if (error instanceof ProtocolError) throw error;
+    if (isProtocolError(error)) throw error;
     return toolError(messageOf(error));
   }
   const result = toToolResult(value, tool.output !== undefined);
