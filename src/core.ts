@@ -94,6 +94,7 @@ export interface Core<Scope> {
     clientRequestTimeoutMs: number;
     cache: CacheSettings;
     debug: boolean;
+    asyncContext: boolean;
   };
   capabilities(era: Era): JsonObject;
   principalOf(scope: Scope | undefined): string;

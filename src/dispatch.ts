@@ -158,8 +158,8 @@ async function execute<Scope>(core: Core<Scope>, spec: MethodSpec, facts: Reques
     });
     const call: Call<Scope> = { id, method, params, era, modern, headers: opts.headers, connection, send: opts.send, ctx };
     // Without hooks the method runs directly; a synchronous result (lists, ping) needs no race at all.
-    const work = runWithContext(ctx as Context<unknown>, () =>
-      core.hooks.length ? runHandler(core, spec, call, request) : spec.run(core, call));
+    const run = (): JsonObject | Promise<JsonObject> => (core.hooks.length ? runHandler(core, spec, call, request) : spec.run(core, call));
+    const work = core.settings.asyncContext ? runWithContext(ctx as Context<unknown>, run) : run();
     if (!(work instanceof Promise)) return ok(id, shape(core, spec, modern, work));
     work.catch(() => {}); // a handler abandoned by a timeout or MRTR may still fail later; nobody listens then
     const raced = await Promise.race([work, execution.interrupted]);

@@ -46,7 +46,7 @@ const storage = new AsyncLocalStorage<Context<unknown>>();
 /** The context of the request being handled, from anywhere inside its handler. */
 export function getContext<Scope = unknown>(): Context<Scope> {
   const ctx = storage.getStore();
-  if (!ctx) throw new Error('getContext() was called outside a MiniMCP handler');
+  if (!ctx) throw new Error('getContext() was called outside a MiniMCP handler (or with the option asyncContext: false)');
   return ctx as Context<Scope>;
 }
 

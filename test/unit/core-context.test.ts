@@ -187,6 +187,16 @@ describe('getContext()', () => {
     expect(() => getContext()).toThrow('getContext() was called outside a MiniMCP handler');
   });
 
+  it('with asyncContext: false, handlers keep their ctx argument and getContext() says why it fails', async () => {
+    const mcp = new MiniMCP({ ...base, asyncContext: false });
+    mcp.tool('plain', {}, (_a, ctx) => `${ctx.method} ${String(ctx.requestId)}`);
+    mcp.tool('nested', {}, () => getContext().method);
+    expect(((await mcp.handle(req('tools/call', { name: 'plain' }))) as any).result.content[0].text).toBe('tools/call 1');
+    const nested = (await mcp.handle(req('tools/call', { name: 'nested' }))) as any;
+    expect(nested.result.isError).toBe(true);
+    expect(nested.result.content[0].text).toContain('asyncContext: false');
+  });
+
   it('works in prompts and resource readers too', async () => {
     const mcp = new MiniMCP(base);
     mcp.prompt('p', {}, () => getContext().method);
