@@ -35,7 +35,9 @@ export function sseMessages(body) {
       .split(/\r?\n/)
       .filter((line) => line.startsWith('data:'))
       .map((line) => line.slice(line[5] === ' ' ? 6 : 5));
-    if (data.length) out.push(JSON.parse(data.join('\n')));
+    // An event with empty data (the SEP-1699 priming event: just an id and retry) carries no message.
+    const text = data.join('\n');
+    if (text !== '') out.push(JSON.parse(text));
   }
   return out;
 }
