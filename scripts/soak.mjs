@@ -147,6 +147,44 @@ function startServer(script, env = {}) {
 
 // ---- HTTP ---------------------------------------------------------------------------------------
 
+/**
+ * Sends REQUESTS requests through `ask` from `workers` concurrent loops (both transports use it),
+ * counting wrong answers and logging progress every 10 s.
+ */
+async function drive(label, workers, ask, sampling, crashed) {
+  let next = 0;
+  let done = 0;
+  let wrong = 0;
+  let firstWrong;
+  const started = performance.now();
+  const deadline = started + MAX_SECONDS * 1000;
+  let lastLog = started;
+  const worker = async () => {
+    while (next < REQUESTS && performance.now() < deadline && !crashed()) {
+      const i = next++;
+      const r = nth(i);
+      const reply = await ask(i, r);
+      done++;
+      let ok = false;
+      try {
+        ok = (r.anyId || reply?.id === i) && r.check(reply);
+      } catch {
+        // a reply of the wrong shape: counted as wrong below
+      }
+      if (!ok) {
+        wrong++;
+        firstWrong ??= `#${i} ${JSON.stringify(r.message ?? r.text).slice(0, 200)} -> ${JSON.stringify(reply).slice(0, 300)}`;
+      }
+      if (performance.now() - lastLog > 10_000) {
+        lastLog = performance.now();
+        log(`[soak] ${label}: ${done} / ${REQUESTS}, RSS ${(sampling.samples.at(-1).rss / MiB).toFixed(1)} MiB`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: workers }, worker));
+  return { done, wrong, firstWrong, elapsed: performance.now() - started };
+}
+
 async function soakHttp() {
   const concurrency = Number(opt('concurrency', 32));
   const child = startServer('examples/math/http.ts', { PORT: '0' });
@@ -181,44 +219,19 @@ async function soakHttp() {
 
   const sampling = sampler(child.pid);
   const startRss = sampling.samples[0].rss;
-  let next = 0;
-  let done = 0;
-  let wrong = 0;
-  let firstWrong;
   let crashed = false;
   let stopping = false;
   child.once('exit', () => (crashed = !stopping));
-  const started = performance.now();
-  const deadline = started + MAX_SECONDS * 1000;
-  let lastLog = started;
-  const worker = async () => {
-    while (next < REQUESTS && performance.now() < deadline && !crashed) {
-      const i = next++;
-      const r = nth(i);
-      const modern = r.headers['mcp-protocol-version'] === '2026-07-28';
-      const headers = modern ? r.headers : { ...r.headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
-      let ok = false;
-      let reply;
-      try {
-        const res = await post(r.text ?? JSON.stringify(r.message), headers);
-        reply = JSON.parse(res.body);
-        ok = (r.anyId || reply.id === i) && r.check(reply);
-      } catch (error) {
-        reply = String(error);
-      }
-      done++;
-      if (!ok) {
-        wrong++;
-        firstWrong ??= `#${i} ${JSON.stringify(r.message ?? r.text).slice(0, 200)} -> ${JSON.stringify(reply).slice(0, 300)}`;
-      }
-      if (performance.now() - lastLog > 10_000) {
-        lastLog = performance.now();
-        log(`[soak] http: ${done} / ${REQUESTS}, RSS ${(sampling.samples.at(-1).rss / MiB).toFixed(1)} MiB`);
-      }
+  const ask = async (i, r) => {
+    const modern = r.headers['mcp-protocol-version'] === '2026-07-28';
+    const headers = modern ? r.headers : { ...r.headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+    try {
+      return JSON.parse((await post(r.text ?? JSON.stringify(r.message), headers)).body);
+    } catch (error) {
+      return String(error);
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const elapsed = performance.now() - started;
+  const { done, wrong, firstWrong, elapsed } = await drive('http', concurrency, ask, sampling, () => crashed);
   agent.destroy();
   await sleep(3000); // idle: let the server settle before the end sample
   sampling.stop();
@@ -271,38 +284,13 @@ async function soakStdio() {
 
   const sampling = sampler(child.pid);
   const startRss = sampling.samples[0].rss;
-  let next = 0;
-  let done = 0;
-  let wrong = 0;
-  let firstWrong;
   let crashed = false;
   let stopping = false;
   child.once('exit', () => {
     crashed = !stopping;
     for (const w of [...waiting.values(), ...nullReplies]) w.resolve({ crashed: true });
   });
-  const started = performance.now();
-  const deadline = started + MAX_SECONDS * 1000;
-  let lastLog = started;
-  const worker = async () => {
-    while (next < REQUESTS && performance.now() < deadline && !crashed) {
-      const i = next++;
-      const r = nth(i);
-      const reply = await ask(i, r);
-      done++;
-      const ok = (r.anyId || reply.id === i) && r.check(reply);
-      if (!ok) {
-        wrong++;
-        firstWrong ??= `#${i} ${JSON.stringify(r.message ?? r.text).slice(0, 200)} -> ${JSON.stringify(reply).slice(0, 300)}`;
-      }
-      if (performance.now() - lastLog > 10_000) {
-        lastLog = performance.now();
-        log(`[soak] stdio: ${done} / ${REQUESTS}, RSS ${(sampling.samples.at(-1).rss / MiB).toFixed(1)} MiB`);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: window }, worker));
-  const elapsed = performance.now() - started;
+  const { done, wrong, firstWrong, elapsed } = await drive('stdio', window, ask, sampling, () => crashed);
   await sleep(3000);
   sampling.stop();
   const endRss = sampling.samples.at(-1).rss;
