@@ -86,6 +86,8 @@ export interface Core<Scope> {
   readonly inFlight: RequestRegistry;
   readonly gate: ConcurrencyGate;
   readonly idle: IdleSweeper;
+  /** Open `subscriptions/listen` streams, and how many may be open at once. */
+  readonly streams: { open: number; readonly max: number };
   readonly stateCodec: RequestStateCodec;
   readonly hooks: Hooks<Scope>[];
   readonly settings: {

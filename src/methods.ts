@@ -1,7 +1,8 @@
 /** The method table: each MCP request method, the eras it exists in, its capability gate and its handler. */
 import { notificationOf, type BusEvent } from './bus.js';
 import { levelRank } from './context/context.js';
-import type { CacheSettings, Call, Core } from './core.js';
+import type { CacheSettings, Call, Core, Send } from './core.js';
+import { overloaded } from './context/limits.js';
 import { invalidParams, internalError } from './protocol/errors.js';
 import type { JsonObject } from './protocol/jsonrpc.js';
 import { checkParamHeaders } from './protocol/standard-headers.js';
@@ -154,9 +155,20 @@ async function listen(core: Core<any>, call: Call<any>): Promise<JsonObject> {
   if (!send) throw internalError('subscriptions/listen needs a streaming transport');
   const filter = call.params.notifications;
   if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) throw invalidParams('params.notifications must be an object');
+  // Streams hold no concurrency slot, so they have a cap of their own.
+  if (core.streams.open >= core.streams.max) throw overloaded();
+  core.streams.open++;
+  try {
+    return await stream(core, call, send, filter as JsonObject);
+  } finally {
+    core.streams.open--;
+  }
+}
+
+async function stream(core: Core<any>, call: Call<any>, send: Send, filter: JsonObject): Promise<JsonObject> {
   const subscriptionId = call.id;
   const tag = { [META.subscriptionId]: subscriptionId };
-  const chosen = honoured(filter as JsonObject);
+  const chosen = honoured(filter);
   send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: tag, notifications: chosen } });
   const unsubscribe = core.bus.subscribe((event) => {
     if (!wants(chosen, event)) return;

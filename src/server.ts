@@ -29,6 +29,8 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   maxConcurrency?: number;
   /** Requests that may wait for a slot; past it, an immediate overload answer. Default 4 x maxConcurrency. */
   maxQueue?: number;
+  /** Open 2026 `subscriptions/listen` streams at once (they hold no handler slot); past it, overload (503). Default 1000. */
+  maxStreams?: number;
   /** How long a queued request waits for a slot. Default 5 s. */
   queueTimeoutMs?: number;
   /** How long a 2025 handler waits for the client's answer to elicitation, sampling or roots. Default 5 min. */
@@ -121,6 +123,7 @@ export class MiniMCP<Scope = unknown> {
         positiveInt(options, 'queueTimeoutMs', 5_000),
       ),
       idle: new IdleSweeper(idleTimeoutMs),
+      streams: { open: 0, max: positiveInt(options, 'maxStreams', 1_000) },
       stateCodec: new RequestStateCodec(options.requestState?.secret ?? randomBytes(32), positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
       hooks: [],
       settings: {

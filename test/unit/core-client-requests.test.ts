@@ -267,6 +267,23 @@ describe('2026: subscriptions/listen', () => {
       .toEqual({ code: -32602, message: 'params.notifications must be an object' });
   });
 
+  it('past maxStreams a new stream is refused at once with 503 and the freed place can be reused', async () => {
+    const mcp = new MiniMCP({ ...base, maxStreams: 2 });
+    mcp.tool('t', {}, () => 'x');
+    const listen = (id: string) => mcp.dispatch(req('subscriptions/listen', { _meta: meta(), notifications: { toolsListChanged: true } }, id), { send: () => {} });
+    const a = listen('a');
+    const b = listen('b');
+    const refused = await listen('c');
+    expect(refused).toEqual({ status: 503, reply: { jsonrpc: '2.0', id: 'c', error: { code: -32603, message: expect.stringContaining('overloaded') } } });
+    await mcp.handle({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'a' } });
+    expect((await a).status).toBe(200);
+    const d = listen('d');
+    await sleep(5);
+    await mcp.handle({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'b' } });
+    await mcp.handle({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'd' } });
+    expect([(await b).status, (await d).status]).toEqual([200, 200]);
+  });
+
   it('is a 2026-only method', async () => {
     expect(((await new MiniMCP(base).handle(req('subscriptions/listen', { notifications: {} }))) as any).error.code).toBe(-32601);
   });
