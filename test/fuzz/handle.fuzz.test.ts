@@ -7,23 +7,17 @@
  * CI runs a bounded count; `node scripts/fuzz.mjs --runs N` runs N per property (FUZZ_RUNS).
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Connection } from '../../src/core.js';
 import { createConformanceFixture } from '../../examples/conformance/fixture.js';
-import { fakeClient, handleCase, stillServes } from './support/harness.js';
+import { fakeClient, guardFuzzFile, handleCase, stillServes } from './support/harness.js';
 import { caseArb, caseText, Deep, mutate, toText, TO_STRING_TRAPS } from './support/messages.js';
-import { installCrashTrap, parse, pollution, runs, seed, Tally, type CrashTrap } from './support/oracle.js';
+import { parse, pollution, runs, seed, Tally } from './support/oracle.js';
 
-let trap: CrashTrap;
 // The fixture logs unexpected handler failures to stderr; they are counted, not printed.
-const serverLog = vi.spyOn(console, 'error').mockImplementation(() => {});
-beforeAll(() => {
-  trap = installCrashTrap();
-});
+const guard = guardFuzzFile();
 afterAll(() => {
-  trap.dispose();
-  console.info(`[fuzz] handle(): ${serverLog.mock.calls.length} server log lines (unexpected handler failures) in this file`);
-  serverLog.mockRestore();
+  console.info(`[fuzz] handle(): ${guard.serverLogLines()} server log lines (unexpected handler failures) in this file`);
 });
 
 function fixture() {
@@ -43,7 +37,7 @@ describe('handle() fuzz', () => {
         const text = caseText(c);
         const found = await handleCase(mcp, text, tally, { send: client.send });
         found.push(...(await stillServes(mcp, n++)), ...problems.splice(0));
-        if (trap.errors.length) found.push(`unhandled: ${trap.errors.map(String).join('; ')}`);
+        if (guard.errors.length) found.push(`unhandled: ${guard.errors.map(String).join('; ')}`);
         found.push(...pollution());
         if (found.length) throw new Error(`${found.join('\n')}\ninput: ${text.slice(0, 500)}`);
       }),
@@ -66,7 +60,7 @@ describe('handle() fuzz', () => {
         if (!parsed.ok) return; // a parsed input is by definition valid JSON
         const found = await handleCase(mcp, parsed.value as object, tally, { connection });
         found.push(...(await stillServes(mcp, n++)));
-        if (trap.errors.length) found.push(`unhandled: ${trap.errors.map(String).join('; ')}`);
+        if (guard.errors.length) found.push(`unhandled: ${guard.errors.map(String).join('; ')}`);
         found.push(...pollution());
         if (found.length) throw new Error(`${found.join('\n')}\ninput: ${text.slice(0, 500)}`);
       }),
@@ -89,7 +83,7 @@ describe('handle() fuzz', () => {
       fc.asyncProperty(values, async (value) => {
         const found = await handleCase(mcp, value as object, tally, {});
         found.push(...(await stillServes(mcp, n++)));
-        if (trap.errors.length) found.push(`unhandled: ${trap.errors.map(String).join('; ')}`);
+        if (guard.errors.length) found.push(`unhandled: ${guard.errors.map(String).join('; ')}`);
         found.push(...pollution());
         if (found.length) throw new Error(found.join('\n'));
       }),
@@ -113,7 +107,7 @@ describe('handle() fuzz', () => {
         const text = toText(mutate(s, [{ kind: 'set', at, value }]));
         const found = await handleCase(mcp, text, tally);
         found.push(...(await stillServes(mcp, n++)));
-        if (trap.errors.length) found.push(`unhandled: ${trap.errors.map(String).join('; ')}`);
+        if (guard.errors.length) found.push(`unhandled: ${guard.errors.map(String).join('; ')}`);
         if (found.length) throw new Error(`${found.join('\n')}\ninput: ${text.slice(0, 300)}`);
       }),
       { numRuns: runs(60, 1 / 20), seed: seed(), endOnFailure: true },

@@ -7,24 +7,18 @@
  * read to the end, and a valid tools/call must still succeed after every case.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createConformanceFixture } from '../../examples/conformance/fixture.js';
 import { createFetchHandler } from '../../src/transports/http/index.js';
 import { serve, type RunningServer } from '../../src/transports/http/node.js';
-import { SIMPLE_TEXT } from './support/harness.js';
+import { guardFuzzFile, SIMPLE_TEXT } from './support/harness.js';
 import { buildRequest, httpCaseArb, runExchange, type FetchLike } from './support/http-case.js';
-import { installCrashTrap, knownBugOf, pollution, runs, seed, short, Tally, type CrashTrap } from './support/oracle.js';
+import { knownBugOf, pollution, runs, seed, short, Tally } from './support/oracle.js';
 
-let trap: CrashTrap;
-const serverLog = vi.spyOn(console, 'error').mockImplementation(() => {});
+const guard = guardFuzzFile();
 const running: RunningServer[] = [];
-beforeAll(() => {
-  trap = installCrashTrap();
-});
 afterAll(async () => {
   for (const s of running.splice(0)) await s.close();
-  trap.dispose();
-  serverLog.mockRestore();
 });
 
 const MAX_BODY = 256 * 1024;
@@ -93,7 +87,7 @@ async function fuzzHttp(name: string, numRuns: number, fetchLike: FetchLike, url
         }
       }
       problems.push(...(await probe(fetchLike, url, n++)));
-      if (trap.errors.length) problems.push(`unhandled: ${trap.errors.map(String).join('; ')}`);
+      if (guard.errors.length) problems.push(`unhandled: ${guard.errors.map(String).join('; ')}`);
       problems.push(...pollution());
       if (problems.length) {
         throw new Error(`${problems.join('\n')}\n${built.method} ${JSON.stringify(built.headers)}\nbody: ${built.text.slice(0, 400) || short(built.body)}`);
@@ -103,7 +97,7 @@ async function fuzzHttp(name: string, numRuns: number, fetchLike: FetchLike, url
   );
   tally.print(performance.now() - started);
   const byStatus = [...statuses].sort((a, b) => a[0] - b[0]).map(([s, c]) => `${s}:${c}`).join(' ');
-  console.info(`[fuzz] ${name}: statuses {${byStatus}}, ${streams} SSE streams (${resumed} resumed with Last-Event-ID), ${serverRequests} server requests answered, ${serverLog.mock.calls.length} server log lines so far`);
+  console.info(`[fuzz] ${name}: statuses {${byStatus}}, ${streams} SSE streams (${resumed} resumed with Last-Event-ID), ${serverRequests} server requests answered, ${guard.serverLogLines()} server log lines so far`);
   return tally;
 }
 

@@ -5,24 +5,16 @@
  * (the sentinel), which must succeed: one malformed line never harms the next.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createConformanceFixture } from '../../examples/conformance/fixture.js';
-import { SIMPLE_TEXT } from './support/harness.js';
+import { guardFuzzFile, SIMPLE_TEXT } from './support/harness.js';
 import { byteOpArb, caseArb, caseText, mutateBytes, type ByteOp } from './support/messages.js';
 import {
-  checkReply, expectationOf, installCrashTrap, knownBugOf, parse, pollution, runs, seed, short, Tally, type CrashTrap, type Expectation,
+  checkReply, expectationOf, knownBugOf, parse, pollution, runs, seed, short, Tally, type Expectation,
 } from './support/oracle.js';
 import { stdioPeer } from './support/stdio-peer.js';
 
-let trap: CrashTrap;
-const serverLog = vi.spyOn(console, 'error').mockImplementation(() => {});
-beforeAll(() => {
-  trap = installCrashTrap();
-});
-afterAll(() => {
-  trap.dispose();
-  serverLog.mockRestore();
-});
+const guard = guardFuzzFile();
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const setImmediateP = () => new Promise((r) => setImmediate(r));
@@ -90,7 +82,7 @@ async function fuzzStdio(name: string, numRuns: number, maxLineBytes: number) {
         else problems.push(...found);
       }
       if (peer.garbage.length) problems.push(`non-JSON-RPC output on stdout: ${peer.garbage.splice(0).join(' | ')}`);
-      if (trap.errors.length) problems.push(`unhandled: ${trap.errors.map(String).join('; ')}`);
+      if (guard.errors.length) problems.push(`unhandled: ${guard.errors.map(String).join('; ')}`);
       problems.push(...pollution());
       if (problems.length) throw new Error(`${problems.join('\n')}\nline: ${Buffer.from(bytes).toString('utf8').slice(0, 400)}`);
     }),
@@ -98,7 +90,7 @@ async function fuzzStdio(name: string, numRuns: number, maxLineBytes: number) {
   );
   await peer.close();
   tally.print(performance.now() - started);
-  console.info(`[fuzz] ${name}: ${peer.notifications} notifications and ${peer.serverRequests} server requests seen, ${serverLog.mock.calls.length} server log lines so far`);
+  console.info(`[fuzz] ${name}: ${peer.notifications} notifications and ${peer.serverRequests} server requests seen, ${guard.serverLogLines()} server log lines so far`);
   return tally;
 }
 

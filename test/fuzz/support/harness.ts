@@ -1,8 +1,9 @@
 /** Driving one fuzz case through `handle()`, and the checks that follow every case. */
 import type { Connection } from '../../../src/core.js';
 import type { MiniMCP } from '../../../src/index.js';
-import { checkReply, expectationOf, knownBugOf, parse, short, type Tally } from './oracle.js';
+import { checkReply, expectationOf, installCrashTrap, knownBugOf, parse, short, type CrashTrap, type Tally } from './oracle.js';
 import { MODERN_VERSION, modernMeta } from './messages.js';
+import { afterAll, beforeAll, vi } from 'vitest';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -113,3 +114,25 @@ export function safeStringify(value: unknown): string {
 }
 
 export const MODERN = MODERN_VERSION;
+
+/**
+ * What every fuzz file installs: a crash trap (unhandled rejections and uncaught exceptions) for the
+ * whole file, and the server log (console.error) counted instead of printed.
+ */
+export function guardFuzzFile(): { readonly errors: unknown[]; serverLogLines(): number } {
+  const serverLog = vi.spyOn(console, 'error').mockImplementation(() => {});
+  let trap: CrashTrap | undefined;
+  beforeAll(() => {
+    trap = installCrashTrap();
+  });
+  afterAll(() => {
+    trap?.dispose();
+    serverLog.mockRestore();
+  });
+  return {
+    get errors() {
+      return trap?.errors ?? [];
+    },
+    serverLogLines: () => serverLog.mock.calls.length,
+  };
+}
