@@ -105,7 +105,7 @@ function initialize(core: Core<any>, call: Call<any>): JsonObject {
 
 function setLevel(_core: Core<any>, call: Call<any>): JsonObject {
   const level = call.params.level;
-  if (typeof level !== 'string' || levelRank(level) < 0) throw invalidParams(`Invalid log level: ${typeof level === 'string' || typeof level === 'number' || level === undefined ? String(level) : typeof level}`);
+  if (typeof level !== 'string' || levelRank(level) < 0) throw invalidParams(`Invalid log level: ${typeof level === 'string' || typeof level === 'number' ? level : typeof level}`);
   if (call.connection) call.connection.logLevel = level as LoggingLevel;
   return {};
 }

@@ -50,7 +50,7 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   bus?: NotificationBus;
   /**
    * Make `getContext()` work anywhere inside a handler (AsyncLocalStorage). Default on. On Node 20 it
-   * costs every promise a hook (about 10-20% of a no-op HTTP request); `false` removes that cost, and
+   * costs every promise a hook (roughly 10-30% of a no-op HTTP request, measured); `false` removes that cost, and
    * handlers then use the `ctx` argument only.
    */
   asyncContext?: boolean;
