@@ -4,7 +4,7 @@
  */
 import { MrtrBroker, StreamBroker, type InputBroker } from './context/client-requests.js';
 import { Context, levelRank, runWithContext } from './context/context.js';
-import { Execution } from './context/execution.js';
+import { Execution, type Interrupt } from './context/execution.js';
 import { RequestRegistry } from './context/in-flight.js';
 import { overloaded } from './context/limits.js';
 import { paramsDigest } from './context/request-state.js';
@@ -43,13 +43,14 @@ function modernize(error: McpError): McpError {
   return error;
 }
 
-export async function dispatchRequest<Scope>(
+/** Synchronous when the handler is; a returned promise never rejects. */
+export function dispatchRequest<Scope>(
   core: Core<Scope>,
   id: RequestId,
   method: string,
   rawParams: JsonObject | undefined,
   opts: HandleOptions<Scope>,
-): Promise<Outcome> {
+): Outcome | Promise<Outcome> {
   const headers = opts.headers;
   const versionHeader = headers?.get('mcp-protocol-version') ?? undefined;
   const sessionId = headers?.get('mcp-session-id') ?? undefined;
@@ -85,33 +86,66 @@ export async function dispatchRequest<Scope>(
   const signal = opts.signal;
   const onAbort = (): void => execution.abort(signal?.reason ?? new Error('aborted'));
   signal?.addEventListener('abort', onAbort);
-  try {
-    if (signal?.aborted) onAbort();
-    if (spec.stream) return await execute(core, spec, facts, execution, opts);
-    let admitted = core.gate.acquire();
-    if (admitted instanceof Promise) admitted = await admitted;
-    if (!admitted) return errorOutcome(id, overloaded());
-    try {
-      if (execution.aborted) return abortedOutcome(id, execution);
-      return await execute(core, spec, facts, execution, opts);
-    } finally {
-      core.gate.release();
-    }
-  } finally {
+  let holdsSlot = false;
+  const cleanup = (): void => {
+    if (holdsSlot) core.gate.release();
     core.inFlight.delete(key, execution);
     signal?.removeEventListener('abort', onAbort);
     execution.finish();
+  };
+  let outcome: Outcome | Promise<Outcome>;
+  try {
+    if (signal?.aborted) onAbort();
+    if (spec.stream) {
+      outcome = execute(core, spec, facts, execution, opts); // listen streams hold no slot
+    } else {
+      const admitted = core.gate.acquire();
+      if (admitted === true) {
+        holdsSlot = true;
+        outcome = execute(core, spec, facts, execution, opts);
+      } else if (admitted === false) {
+        outcome = errorOutcome(id, overloaded());
+      } else {
+        outcome = admitted.then((ok) => {
+          if (!ok) return errorOutcome(id, overloaded());
+          holdsSlot = true;
+          return execution.aborted ? abortedOutcome(id, execution) : execute(core, spec, facts, execution, opts);
+        });
+      }
+    }
+  } catch (error) {
+    outcome = unexpected(core, facts, error);
   }
+  if (!(outcome instanceof Promise)) {
+    cleanup();
+    return outcome;
+  }
+  return outcome.then(
+    (done) => {
+      cleanup();
+      return done;
+    },
+    (error: unknown) => {
+      cleanup();
+      return unexpected(core, facts, error);
+    },
+  );
+}
+
+/** A failure outside the handler's own error path (a broken hook, a bug): logged, answered -32603. */
+function unexpected<Scope>(core: Core<Scope>, facts: RequestFacts, error: unknown): Outcome {
+  core.reportError(error, infoOf(facts));
+  return errorOutcome(facts.id, internalError('Internal error'));
 }
 
 /** What the ladder established about a request before it runs. */
 interface RequestFacts {
-  id: RequestId;
-  method: string;
-  params: JsonObject;
-  era: Era;
-  modern: ModernMeta | undefined;
-  protocolVersion: string;
+  readonly id: RequestId;
+  readonly method: string;
+  readonly params: JsonObject;
+  readonly era: Era;
+  readonly modern: ModernMeta | undefined;
+  readonly protocolVersion: string;
 }
 
 /** A request the client cancelled gets no answer; one the server stopped (shutdown, disconnect) gets an error. */
@@ -120,17 +154,31 @@ const abortedOutcome = (id: RequestId, execution: Execution): Outcome =>
 
 const ok = (id: RequestId, result: JsonObject): Outcome => ({ reply: resultResponse(id, result) as unknown as JsonObject, status: 200 });
 
-async function execute<Scope>(core: Core<Scope>, spec: MethodSpec, facts: RequestFacts, execution: Execution, opts: HandleOptions<Scope>): Promise<Outcome> {
+/** Everything a running handler needs after it returned a promise. */
+interface Running<Scope> {
+  core: Core<Scope>;
+  spec: MethodSpec;
+  facts: RequestFacts;
+  execution: Execution;
+  ctx: Context<Scope>;
+  mrtr: MrtrBroker | undefined;
+  digest: string;
+  principal: string;
+}
+
+/**
+ * Builds the context and runs the method. A handler that returns a plain value is answered on the
+ * spot, without a promise; only one that returns a promise waits (see `settle`).
+ */
+function execute<Scope>(core: Core<Scope>, spec: MethodSpec, facts: RequestFacts, execution: Execution, opts: HandleOptions<Scope>): Outcome | Promise<Outcome> {
   const { id, method, params, era, modern } = facts;
-  const request: RequestInfo = { id, method, params };
   const connection = opts.connection;
-  if (!spec.stream) core.idle.watch(execution);
-  let mrtr: MrtrBroker | undefined;
   let ctx: Context<Scope> | undefined;
   try {
     const principal = core.principalOf(opts.scope);
     const digest = spec.mrtr && modern ? paramsDigest(params) : '';
     let broker: InputBroker;
+    let mrtr: MrtrBroker | undefined;
     if (modern) {
       const sealed = spec.mrtr && params.requestState !== undefined ? core.stateCodec.open(params.requestState, method, digest, principal) : {};
       const responses = params.inputResponses;
@@ -158,38 +206,75 @@ async function execute<Scope>(core: Core<Scope>, spec: MethodSpec, facts: Reques
     });
     const call: Call<Scope> = { id, method, params, era, modern, headers: opts.headers, connection, send: opts.send, ctx };
     // Without hooks the method runs directly; a synchronous result (lists, ping) needs no race at all.
-    const run = (): JsonObject | Promise<JsonObject> => (core.hooks.length ? runHandler(core, spec, call, request) : spec.run(core, call));
+    const run = (): JsonObject | Promise<JsonObject> => (core.hooks.length ? runHandler(core, spec, call, infoOf(facts)) : spec.run(core, call));
     const work = core.settings.asyncContext ? runWithContext(ctx as Context<unknown>, run) : run();
-    if (!(work instanceof Promise)) return ok(id, shape(core, spec, modern, work));
-    work.catch(() => {}); // a handler abandoned by a timeout or MRTR may still fail later; nobody listens then
-    const raced = await Promise.race([work, execution.interrupted]);
-    if (typeof raced === 'object') return ok(id, shape(core, spec, modern, raced));
-    if (raced === 'input') {
-      const requestState = core.stateCodec.seal(method, digest, principal, { ...mrtr!.used });
-      return ok(id, { resultType: 'input_required', inputRequests: mrtr!.inputRequests, requestState });
-    }
-    if (spec.stream) return ok(id, shape(core, spec, modern, await work)); // a listen stream ends cleanly
-    if (raced === 'aborted') return abortedOutcome(id, execution);
-    throw internalError(`Request timed out after ${core.settings.idleTimeoutMs} ms without progress`);
+    if (work instanceof Promise) return settle({ core, spec, facts, execution, ctx, mrtr, digest, principal }, work);
+    return ok(id, shape(core, spec, modern, work));
   } catch (error) {
-    let mcpError: McpError;
-    try {
-      mcpError = toMcpError(core, error, request, modern !== undefined);
-    } catch {
-      mcpError = internalError('Internal error'); // a hostile thrown value (a Proxy, a throwing getter)
-    }
-    for (const hook of core.hooks) {
-      try {
-        hook.onError?.(request, mcpError, ctx);
-      } catch (hookError) {
-        core.reportError(hookError, request); // a broken logging hook must not cost the answer
-      }
-    }
-    return errorOutcome(id, mcpError);
-  } finally {
-    core.idle.unwatch(execution);
+    return failure(core, facts, error, ctx);
   }
 }
+
+/**
+ * Waits for a handler's promise or the first interrupt, whichever comes first: a result, MRTR's
+ * `input_required`, cancellation or the idle timeout. A listen stream ignores interrupts and has no
+ * idle clock: it ends cleanly when its handler returns. (A synchronous handler cannot go idle, so the
+ * clock starts here.)
+ */
+function settle<Scope>(run: Running<Scope>, work: Promise<JsonObject>): Promise<Outcome> {
+  const { core, spec, facts, execution } = run;
+  if (!spec.stream) core.idle.watch(execution);
+  return new Promise<Outcome>((resolve) => {
+    let done = false;
+    const finish = (outcome: () => Outcome): void => {
+      if (done) return;
+      done = true;
+      core.idle.unwatch(execution);
+      try {
+        resolve(outcome());
+      } catch (error) {
+        resolve(failure(core, facts, error, run.ctx));
+      }
+    };
+    work.then(
+      (result) => finish(() => ok(facts.id, shape(core, spec, facts.modern, result))),
+      (error: unknown) => finish(() => failure(core, facts, error, run.ctx)),
+    );
+    if (!spec.stream) execution.onInterrupt((why) => finish(() => interrupted(run, why)));
+  });
+}
+
+function interrupted<Scope>(run: Running<Scope>, why: Interrupt): Outcome {
+  const { core, facts, execution, mrtr } = run;
+  if (why === 'input') {
+    const requestState = core.stateCodec.seal(facts.method, run.digest, run.principal, { ...mrtr!.used });
+    return ok(facts.id, { resultType: 'input_required', inputRequests: mrtr!.inputRequests, requestState });
+  }
+  if (why === 'aborted') return abortedOutcome(facts.id, execution);
+  throw internalError(`Request timed out after ${core.settings.idleTimeoutMs} ms without progress`);
+}
+
+/** The one place a failed request becomes an error reply: mapped, reported to the hooks, answered. */
+function failure<Scope>(core: Core<Scope>, facts: RequestFacts, error: unknown, ctx: Context<Scope> | undefined): Outcome {
+  const request = infoOf(facts);
+  let mcpError: McpError;
+  try {
+    mcpError = toMcpError(core, error, request, facts.modern !== undefined);
+  } catch {
+    mcpError = internalError('Internal error'); // a hostile thrown value (a Proxy, a throwing getter)
+  }
+  for (const hook of core.hooks) {
+    try {
+      hook.onError?.(request, mcpError, ctx);
+    } catch (hookError) {
+      core.reportError(hookError, request); // a broken logging hook must not cost the answer
+    }
+  }
+  return errorOutcome(request.id, mcpError);
+}
+
+/** What hooks and `onError` are told about a request. */
+const infoOf = (facts: RequestFacts): RequestInfo => ({ id: facts.id, method: facts.method, params: facts.params });
 
 async function runHandler<Scope>(core: Core<Scope>, spec: MethodSpec, call: Call<Scope>, request: RequestInfo): Promise<JsonObject> {
   for (const hook of core.hooks) if (hook.before) await hook.before(request, call.ctx);

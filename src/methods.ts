@@ -48,7 +48,8 @@ function page(core: Core<any>, key: string, items: readonly JsonObject[], params
   return nextCursor === undefined ? { [key]: slice } : { [key]: slice, nextCursor };
 }
 
-async function callTool(core: Core<any>, call: Call<any>): Promise<JsonObject> {
+/** Synchronous when the tool is: the dispatcher then answers without a single promise. */
+function callTool(core: Core<any>, call: Call<any>): JsonObject | Promise<JsonObject> {
   const name = stringParam(call.params, 'name');
   const tool = core.tools.get(name);
   if (!tool) throw invalidParams(`Unknown tool: '${name}'`);
@@ -66,7 +67,7 @@ async function callTool(core: Core<any>, call: Call<any>): Promise<JsonObject> {
       400,
     );
   }
-  return (await runTool(tool, args as JsonObject, call.ctx)) as unknown as JsonObject;
+  return runTool(tool, args as JsonObject, call.ctx) as unknown as JsonObject | Promise<JsonObject>;
 }
 
 async function completion(core: Core<any>, call: Call<any>): Promise<JsonObject> {

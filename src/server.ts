@@ -235,8 +235,12 @@ export class MiniMCP<Scope = unknown> {
     return serializeMessage(reply);
   }
 
-  /** `handle()` plus the HTTP status of the outcome, for HTTP transports. */
-  async dispatch(message: unknown, opts: HandleOptions<Scope> = {}): Promise<Outcome> {
+  /**
+   * `handle()` plus the HTTP status of the outcome, for transports. The Outcome comes back directly
+   * (no promise at all) when the handler finished synchronously; `await` it either way. It never
+   * throws and a returned promise never rejects.
+   */
+  dispatch(message: unknown, opts: HandleOptions<Scope> = {}): Outcome | Promise<Outcome> {
     try {
       let value = message;
       if (typeof message === 'string') {
@@ -249,7 +253,7 @@ export class MiniMCP<Scope = unknown> {
         case 'invalid':
           return errorOutcome(envelope.id, envelope.error);
         case 'request':
-          return await dispatchRequest(this.#core, envelope.id, envelope.method, envelope.params, opts);
+          return dispatchRequest(this.#core, envelope.id, envelope.method, envelope.params, opts);
         case 'notification':
           this.#onNotification(envelope.method, envelope.params, opts);
           return NO_REPLY;

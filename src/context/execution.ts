@@ -8,16 +8,16 @@ import { CancelledError } from './in-flight.js';
 export type Interrupt = 'timeout' | 'aborted' | 'input';
 
 export class Execution {
-  /** When the handler last showed a sign of life (progress, a notification, resetTimeout). */
-  lastActive = Date.now();
+  /** When the handler last showed a sign of life (progress, a notification, resetTimeout); set when its idle clock starts. */
+  lastActive = 0;
   /** > 0 while the handler waits on the client (a person may be answering): the idle clock stops. */
   paused = 0;
   aborted = false;
   reason: unknown;
+  /** Why it stopped first; undefined while it runs. */
+  interrupt: Interrupt | undefined;
   #controller: AbortController | undefined;
-  #settle!: (why: Interrupt) => void;
-  /** Settles once, with the first reason the request must stop waiting for its handler. */
-  readonly interrupted = new Promise<Interrupt>((resolve) => (this.#settle = resolve));
+  #onInterrupt: ((why: Interrupt) => void) | undefined;
 
   get signal(): AbortSignal {
     if (!this.#controller) {
@@ -44,13 +44,28 @@ export class Execution {
     if (--this.paused === 0) this.lastActive = Date.now();
   }
 
-  /** Stops the handler: aborts its signal and settles `interrupted` (first call wins). */
+  /**
+   * Calls `listener` once with the first reason the request must stop waiting for its handler. A
+   * callback, not a promise: only handlers that return a promise need it, and a promise per request
+   * is what AsyncLocalStorage makes expensive. If the request already stopped, the call comes in a
+   * microtask, after any reaction queued before it (so a handler that already settled wins).
+   */
+  onInterrupt(listener: (why: Interrupt) => void): void {
+    const why = this.interrupt;
+    if (why === undefined) this.#onInterrupt = listener;
+    else queueMicrotask(() => listener(why));
+  }
+
+  /** Stops the handler: aborts its signal and reports why (first call wins). */
   abort(reason: unknown, why: Interrupt = 'aborted'): void {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
+    this.interrupt = why;
     this.#controller?.abort(reason);
-    this.#settle(why);
+    const listener = this.#onInterrupt;
+    this.#onInterrupt = undefined;
+    listener?.(why);
   }
 
   expire(): void {
@@ -66,5 +81,6 @@ export class Execution {
   finish(): void {
     if (!this.aborted && this.#controller) this.#controller.abort(new Error('request finished'));
     this.aborted = true;
+    this.#onInterrupt = undefined;
   }
 }

@@ -70,7 +70,9 @@ export class IdleSweeper {
     this.#tick = Math.min(1_000, Math.max(5, Math.floor(ms / 4)));
   }
 
+  /** Starts the item's idle clock now. */
   watch(item: Idle): void {
+    item.lastActive = Date.now();
     this.#watched.add(item);
     if (this.#timer === undefined) {
       this.#timer = setInterval(() => this.#sweep(), this.#tick);

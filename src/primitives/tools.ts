@@ -4,7 +4,7 @@ import { ProtocolError } from '../context/client-requests.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { paramHeadersOf, type ParamHeader } from '../protocol/standard-headers.js';
 import {
-  compileSchema, type CompiledSchema, type InferOutput, type JsonSchemaConverter, type SchemaLike, type StandardSchemaV1,
+  compileSchema, type CompiledSchema, type InferOutput, type JsonSchemaConverter, type SchemaLike, type StandardSchemaV1, type Validation,
 } from '../schema/standard-schema.js';
 import type { CallToolResult, ClientCapabilities, Icon, ToolAnnotations } from '../types.js';
 import { structuredOf, toToolResult, toolError, withStructured } from './content.js';
@@ -118,25 +118,46 @@ export class ToolRegistry<Scope> extends Registry<ToolEntry<Scope>> {
   }
 }
 
+/** A promise or any other thenable a handler may return. */
+export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  value instanceof Promise || (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function');
+
 /**
  * Runs a tool. Invalid arguments, a throwing handler and output that breaks the output schema are
  * `isError` results (SEP-1303); only an unknown tool is a protocol error (-32602, raised by the caller).
+ * Synchronous from end to end when the schemas and the handler are: no promise is made for a tool
+ * that does not need one.
  */
-export async function runTool<Scope>(tool: ToolEntry<Scope>, args: JsonObject, ctx: Context<Scope>): Promise<CallToolResult> {
-  let checked = tool.input.validate(args);
-  if (checked instanceof Promise) checked = await checked;
+export function runTool<Scope>(tool: ToolEntry<Scope>, args: JsonObject, ctx: Context<Scope>): MaybePromise<CallToolResult> {
+  const checked = tool.input.validate(args);
+  return checked instanceof Promise ? checked.then((c) => invoke(tool, c, ctx)) : invoke(tool, checked, ctx);
+}
+
+function invoke<Scope>(tool: ToolEntry<Scope>, checked: Validation, ctx: Context<Scope>): MaybePromise<CallToolResult> {
   if (!checked.ok) return toolError(`Invalid arguments for tool '${tool.name}': ${checked.message}`);
   let value: unknown;
   try {
-    value = await tool.handler(checked.value as never, ctx);
+    value = tool.handler(checked.value as never, ctx);
   } catch (error) {
-    if (isProtocolError(error)) throw error;
-    return toolError(messageOf(error));
+    return failed(error);
   }
+  return isThenable(value) ? Promise.resolve(value).then((v) => checkOutput(tool, v), failed) : checkOutput(tool, value);
+}
+
+/** A thrown error becomes an `isError` result, except a protocol error (e.g. -32021 from ctx.elicit), which propagates. */
+function failed(error: unknown): CallToolResult {
+  if (isProtocolError(error)) throw error;
+  return toolError(messageOf(error));
+}
+
+function checkOutput<Scope>(tool: ToolEntry<Scope>, value: unknown): MaybePromise<CallToolResult> {
   const result = toToolResult(value, tool.output !== undefined);
   if (!tool.output || result.isError) return result;
-  let out = tool.output.validate(structuredOf(value));
-  if (out instanceof Promise) out = await out;
+  const out = tool.output.validate(structuredOf(value));
+  return out instanceof Promise ? out.then((o) => published(tool, result, o)) : published(tool, result, out);
+}
+
+function published<Scope>(tool: ToolEntry<Scope>, result: CallToolResult, out: Validation): CallToolResult {
   if (!out.ok) return toolError(`Tool '${tool.name}' returned output that does not match its output schema: ${out.message}`);
   // Publish what the schema produced (defaults filled, unknown keys stripped), never the raw value.
   return result.structuredContent === out.value ? result : withStructured(result, out.value);

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { notificationOf } from '../bus.js';
 import { Cancellation } from '../context/cancellation.js';
-import type { Connection, Send } from '../core.js';
+import type { Connection, Outcome, Send } from '../core.js';
 import { ErrorCode, McpError } from '../protocol/errors.js';
 import { errorResponse, serializeMessage, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { MiniMCP } from '../server.js';
@@ -65,6 +65,11 @@ export function serveStdio<Scope>(mcp: MiniMCP<Scope>, options: StdioOptions<Sco
     send(params ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', method });
   });
 
+  const answer = ({ reply }: Outcome): void => {
+    if (reply !== undefined) send(reply as unknown as JsonRpcMessage);
+    finished();
+  };
+
   const handleLine = (bytes: Uint8Array): void => {
     let text: string;
     try {
@@ -74,10 +79,9 @@ export function serveStdio<Scope>(mcp: MiniMCP<Scope>, options: StdioOptions<Sco
     }
     if (text.trim() === '') return;
     active++;
-    mcp.dispatch(text, { send, connection, scope: options.scope, signal: shutdown }).then(({ reply }) => {
-      if (reply !== undefined) send(reply as unknown as JsonRpcMessage);
-      finished();
-    }, finished);
+    const outcome = mcp.dispatch(text, { send, connection, scope: options.scope, signal: shutdown });
+    if (outcome instanceof Promise) outcome.then(answer, finished);
+    else answer(outcome);
   };
 
   // Bytes are split on '\n' before decoding, so a multi-byte character is never cut in half.

@@ -16,6 +16,11 @@ export type BodyRead =
   /** The client went away while sending. */
   | undefined;
 
+/** Receives the body an exchange read. */
+export interface BodySink {
+  bodyRead(body: BodyRead): void;
+}
+
 export type HeaderMap = Readonly<Record<string, string>>;
 
 export interface Exchange<Scope> {
@@ -30,8 +35,11 @@ export interface Exchange<Scope> {
   get(name: string): string | undefined;
   /** The caller's scope (fixed by the host, or from the scope factory); may throw. */
   scope(): Scope | Promise<Scope> | undefined;
-  /** Reads the whole body, refusing it as soon as it passes `limit` bytes. */
-  readBody(limit: number): Promise<BodyRead>;
+  /**
+   * Reads the whole body, refusing it as soon as it passes `limit` bytes, and hands it to
+   * `sink.bodyRead` once (a callback, not a promise: see serveExchange).
+   */
+  readBody(limit: number, sink: BodySink): void;
   /** A complete answer. `body` undefined means an empty body. */
   respond(status: number, headers: HeaderMap | undefined, body: string | undefined): void;
   /** Starts a 200 streamed answer (SSE); then `write` chunks and `end` once. */

@@ -3,7 +3,7 @@
  * fetch-style server. No node: imports here, so it runs unchanged on those runtimes.
  */
 import type { MiniMCP } from '../../server.js';
-import type { BodyRead, Exchange, HeaderMap } from './exchange.js';
+import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { resolveSettings, type HttpOptions, type Settings } from './options.js';
 import { serveExchange } from './serve-exchange.js';
 
@@ -68,7 +68,11 @@ class FetchExchange<Scope> implements Exchange<Scope> {
     return this.#factory?.(this.#request);
   }
 
-  async readBody(limit: number): Promise<BodyRead> {
+  readBody(limit: number, sink: BodySink): void {
+    this.#read(limit).then((body) => sink.bodyRead(body), () => sink.bodyRead(undefined)); // a locked or broken stream: unreadable
+  }
+
+  async #read(limit: number): Promise<BodyRead> {
     const declared = this.#request.headers.get('content-length');
     if (declared !== null && Number(declared) > limit) return 'too-large';
     const body = this.#request.body;
@@ -135,7 +139,7 @@ export function createFetchHandler<Scope>(mcp: MiniMCP<Scope>, options: FetchHan
   if (factory !== undefined && typeof factory !== 'function') throw new TypeError('HTTP option scope must be a function');
   return (request, init) => {
     const exchange = new FetchExchange<Scope>(request, init, factory);
-    void serveExchange(mcp, settings, exchange);
+    serveExchange(mcp, settings, exchange);
     return exchange.response;
   };
 }

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { MiniMCP } from '../../server.js';
 import { Cancellation } from '../../context/cancellation.js';
-import type { BodyRead, Exchange, HeaderMap } from './exchange.js';
+import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { resolveSettings, type HttpOptions, type Settings } from './options.js';
 import { serveExchange } from './serve-exchange.js';
 
@@ -48,7 +48,7 @@ class NodeExchange<Scope> implements Exchange<Scope> {
   #chunks: Buffer[] = [];
   #size = 0;
   #limit = 0;
-  #resolve: ((body: BodyRead) => void) | undefined;
+  #sink: BodySink | undefined;
 
   constructor(
     req: IncomingMessage,
@@ -79,19 +79,17 @@ class NodeExchange<Scope> implements Exchange<Scope> {
     return this.#factory?.(this.#req);
   }
 
-  readBody(limit: number): Promise<BodyRead> {
+  readBody(limit: number, sink: BodySink): void {
     const req = this.#req;
-    if (req.readableEnded) return Promise.resolve(this.#alreadyRead(limit));
+    if (req.readableEnded) return sink.bodyRead(this.#alreadyRead(limit));
     const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > limit) return Promise.resolve('too-large');
+    if (declared !== undefined && Number(declared) > limit) return sink.bodyRead('too-large');
     this.#limit = limit;
+    this.#sink = sink;
     (req as Tagged)[EXCHANGE] = this as NodeExchange<unknown>;
-    return new Promise<BodyRead>((resolve) => {
-      this.#resolve = resolve;
-      req.on('data', onData);
-      req.once('end', onEnd);
-      req.once('error', onRequestError);
-    });
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onRequestError);
   }
 
   /** A framework body parser (express.json(), raw(), text()) consumed the stream first: use its result. */
@@ -121,10 +119,10 @@ class NodeExchange<Scope> implements Exchange<Scope> {
   }
 
   settle(body: BodyRead): void {
-    const resolve = this.#resolve;
-    if (resolve === undefined) return;
-    this.#resolve = undefined;
-    resolve(body);
+    const sink = this.#sink;
+    if (sink === undefined) return;
+    this.#sink = undefined;
+    sink.bodyRead(body);
   }
 
   /** The response closed: finished normally, or the client went away, which cancels the handler at once. */
@@ -136,10 +134,11 @@ class NodeExchange<Scope> implements Exchange<Scope> {
   respond(status: number, headers: HeaderMap | undefined, body: string | undefined): void {
     const res = this.#res;
     if (res.headersSent || res.destroyed) return;
-    // A known length avoids chunked encoding (writeHead fixes the headers before end() could add it).
-    // A 204 must not carry one (RFC 9110 §8.6).
-    if (status !== 204) res.setHeader('content-length', body === undefined ? 0 : Buffer.byteLength(body));
-    res.writeHead(status, headers);
+    // A known length avoids chunked encoding; a 204 must not carry one (RFC 9110 §8.6). All headers go
+    // to writeHead in one object: an earlier setHeader() sends node down a slower merging path.
+    const all: Record<string, string | number> = status === 204 ? {} : { 'content-length': body === undefined ? 0 : Buffer.byteLength(body) };
+    if (headers !== undefined) for (const name in headers) all[name] = headers[name]!;
+    res.writeHead(status, all);
     res.end(body);
   }
 
@@ -172,7 +171,7 @@ export function createNodeHandler<Scope>(mcp: MiniMCP<Scope>, options: NodeHandl
   const factory = options.scope;
   if (factory !== undefined && typeof factory !== 'function') throw new TypeError('HTTP option scope must be a function');
   return (req, res, next) => {
-    void serveExchange(mcp, settings, new NodeExchange<Scope>(req, res, factory, next));
+    serveExchange(mcp, settings, new NodeExchange<Scope>(req, res, factory, next));
   };
 }
 

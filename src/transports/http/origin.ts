@@ -8,7 +8,11 @@ export interface HostRule {
   readonly hosts: ReadonlySet<string>;
   /** Exact lower-case origins, or undefined to allow http(s) origins whose host passes `hosts`. */
   readonly origins: ReadonlySet<string> | undefined;
+  /** Host header values already judged: clients send the same one on every request. Bounded. */
+  readonly judged: Map<string, boolean>;
 }
+
+const MAX_JUDGED = 256;
 
 function list(name: string, values: unknown): string[] {
   if (!Array.isArray(values) || !values.every((v) => typeof v === 'string' && v.trim() !== '')) {
@@ -21,6 +25,7 @@ export function hostRule(hosts: string[], origins: string[] | undefined): HostRu
   return {
     hosts: new Set(list('allowedHosts', hosts)),
     origins: origins === undefined ? undefined : new Set(list('allowedOrigins', origins).map((o) => o.replace(/\/+$/, ''))),
+    judged: new Map(),
   };
 }
 
@@ -46,7 +51,14 @@ function authorityAllowed(rule: HostRule, authority: string): boolean {
 
 /** A missing Host (HTTP/1.0) is allowed: browsers, the only rebinding vector, always send one. */
 export function hostAllowed(rule: HostRule, host: string | undefined): boolean {
-  return host === undefined || authorityAllowed(rule, host.trim().toLowerCase());
+  if (host === undefined) return true;
+  let allowed = rule.judged.get(host);
+  if (allowed === undefined) {
+    allowed = authorityAllowed(rule, host.trim().toLowerCase());
+    if (rule.judged.size >= MAX_JUDGED) rule.judged.clear(); // many distinct hosts: start over, stay bounded
+    rule.judged.set(host, allowed);
+  }
+  return allowed;
 }
 
 /** A missing Origin is allowed (non-browser clients); "null" and other schemes are not. */

@@ -9,7 +9,7 @@ import { detectEra } from '../../protocol/versions.js';
 import type { MiniMCP } from '../../server.js';
 import type { StreamReader } from './event-store.js';
 import type { CancelSignal } from '../../context/cancellation.js';
-import type { Exchange, HeaderMap } from './exchange.js';
+import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { ACCEPTS_JSON, ACCEPTS_SSE, acceptedTypes, isJsonContentType } from './media-types.js';
 import { hostAllowed, originAllowed } from './origin.js';
 import type { Settings } from './options.js';
@@ -50,11 +50,13 @@ function isResumable(value: unknown, session: string | undefined, version: strin
   return detectEra(object, { protocolVersionHeader: version, sessionId: session }) === 'legacy';
 }
 
-/** One HTTP exchange from headers to the last byte. Never throws. */
-export async function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>): Promise<void> {
-  let id: RequestId | null = null;
-  let answered = false; // a JSON answer has gone out
-  let stream: PostStream | undefined;
+/**
+ * One HTTP exchange from headers to the last byte. Never throws. Written without `async`: a request
+ * whose handler answers synchronously goes from body to response without a single promise, which
+ * matters on Node 20, where AsyncLocalStorage makes every promise cost.
+ */
+export function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>): void {
+  const post = new PostExchange(mcp, settings, ex);
   try {
     const hosts = settings.hosts;
     if (hosts && (!hostAllowed(hosts, ex.get('host')) || !originAllowed(hosts, ex.get('origin')))) {
@@ -62,7 +64,7 @@ export async function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settin
     }
     if (ex.method !== 'POST') {
       const lastEventId = ex.method === 'GET' && settings.streamable ? ex.get('last-event-id') : undefined;
-      if (lastEventId !== undefined) return await resume(settings, ex, lastEventId);
+      if (lastEventId !== undefined) return void resume(settings, ex, lastEventId).catch((error: unknown) => post.fail(error));
       return refuse(ex, 405, -32600, 'Method Not Allowed: this MCP endpoint only accepts POST', { allow: 'POST' });
     }
     if (!isJsonContentType(ex.get('content-type'))) {
@@ -70,72 +72,137 @@ export async function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settin
     }
     const accepts = acceptedTypes(ex.get('accept'));
     if (!(accepts & ACCEPTS_JSON)) return refuse(ex, 406, -32600, 'Not Acceptable: Accept must allow application/json');
-
-    let scope: Scope | undefined;
+    post.accepts = accepts;
+    let scope: Scope | Promise<Scope> | undefined;
     try {
-      const pending = ex.scope();
-      scope = pending instanceof Promise ? await pending : pending;
+      scope = ex.scope();
     } catch (error) {
-      if (!isHttpError(error) && ex.fail?.(error)) return;
-      return refuseScope(ex, settings, error);
+      return post.scopeFailed(error);
     }
-
-    const body = await ex.readBody(settings.maxBodyBytes);
-    // The client left (or broke the upload): nobody will read this, but every exchange gets an answer.
-    if (body === undefined) return refuse(ex, 400, -32600, 'Bad Request: the body could not be read');
-    if (body === 'too-large') {
-      return refuse(ex, 413, -32600, `Payload Too Large: the body exceeds ${settings.maxBodyBytes} bytes`, { connection: 'close' });
-    }
-    let value: unknown;
-    if (body instanceof Uint8Array) {
-      try {
-        value = JSON.parse(utf8.decode(body));
-      } catch {
-        return refuse(ex, 400, -32700, 'Parse error: the body is not valid UTF-8 JSON');
-      }
+    if (scope instanceof Promise) {
+      scope.then((value) => post.read(value), (error: unknown) => post.scopeFailed(error));
     } else {
-      value = body.parsed;
+      post.read(scope);
     }
-
-    id = idOf(value);
-    const method = methodOf(value);
-    const isRequest = id !== null && method !== undefined;
-    const sessionHeader = ex.get('mcp-session-id');
-    const connection: Connection | undefined = sessionHeader !== undefined
-      ? connectionFromSession(sessionHeader)
-      : method === 'initialize' ? {} : undefined;
-
-    // Only requests can be cancelled: notifications and client responses skip the signal's cost.
-    let signal: CancelSignal | undefined = isRequest ? ex.signal : undefined;
-    let send: Send | undefined;
-    let closeStream: (() => void) | undefined;
-    if (isRequest && settings.streamable && accepts & ACCEPTS_SSE) {
-      const resumable = isResumable(value, sessionHeader, ex.get('mcp-protocol-version'));
-      const sse = (stream = new PostStream(ex, settings, resumable, sessionHeader));
-      send = (message) => sse.send(message);
-      if (resumable) closeStream = () => sse.close();
-      signal = sse.signal;
-    }
-
-    const outcome: Outcome = await mcp.dispatch(value, { send, closeStream, scope, signal, headers: ex, connection });
-    const reply = outcome.reply;
-    if (stream?.finish(reply)) return; // the reply went out on the stream (or into the store)
-    answered = true;
-    if (reply === undefined) return ex.respond(202, undefined, undefined);
-    let headers = JSON_HEADERS;
-    if (outcome.status === 503) headers = { ...JSON_HEADERS, 'retry-after': settings.retryAfter };
-    else if (method === 'initialize' && connection?.protocolVersion !== undefined && 'result' in reply) {
-      headers = { ...JSON_HEADERS, 'mcp-session-id': mintSessionId(connection) };
-    }
-    ex.respond(outcome.status, headers, serializeMessage(reply));
   } catch (error) {
+    post.fail(error);
+  }
+}
+
+/** A POST from its scope to its answer; each step is a method, so no closure is built per request. */
+class PostExchange<Scope> implements BodySink {
+  accepts = 0;
+  #scope: Scope | undefined;
+  /** The request's id, for the 500 answer if something breaks. */
+  #id: RequestId | null = null;
+  #method: string | undefined;
+  #connection: Connection | undefined;
+  #stream: PostStream | undefined;
+  /** A JSON answer has gone out. */
+  #answered = false;
+
+  constructor(
+    private readonly mcp: MiniMCP<Scope>,
+    private readonly settings: Settings,
+    private readonly ex: Exchange<Scope>,
+  ) {}
+
+  read(scope: Scope | undefined): void {
+    this.#scope = scope;
     try {
+      this.ex.readBody(this.settings.maxBodyBytes, this);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** The scope factory refused (an McpError with httpStatus) or broke (handed to the framework, or a 500). */
+  scopeFailed(error: unknown): void {
+    try {
+      if (!isHttpError(error) && this.ex.fail?.(error)) return;
+      refuseScope(this.ex, this.settings, error);
+    } catch (failure) {
+      this.fail(failure);
+    }
+  }
+
+  bodyRead(body: BodyRead): void {
+    const { ex, settings } = this;
+    try {
+      // The client left (or broke the upload): nobody will read this, but every exchange gets an answer.
+      if (body === undefined) return refuse(ex, 400, -32600, 'Bad Request: the body could not be read');
+      if (body === 'too-large') {
+        return refuse(ex, 413, -32600, `Payload Too Large: the body exceeds ${settings.maxBodyBytes} bytes`, { connection: 'close' });
+      }
+      let value: unknown;
+      if (body instanceof Uint8Array) {
+        try {
+          value = JSON.parse(utf8.decode(body));
+        } catch {
+          return refuse(ex, 400, -32700, 'Parse error: the body is not valid UTF-8 JSON');
+        }
+      } else {
+        value = body.parsed;
+      }
+
+      const id = (this.#id = idOf(value));
+      const method = (this.#method = methodOf(value));
+      const isRequest = id !== null && method !== undefined;
+      const sessionHeader = ex.get('mcp-session-id');
+      const connection = (this.#connection = sessionHeader !== undefined
+        ? connectionFromSession(sessionHeader)
+        : method === 'initialize' ? {} : undefined);
+
+      // Only requests can be cancelled: notifications and client responses skip the signal's cost.
+      let signal: CancelSignal | undefined = isRequest ? ex.signal : undefined;
+      let send: Send | undefined;
+      let closeStream: (() => void) | undefined;
+      if (isRequest && settings.streamable && this.accepts & ACCEPTS_SSE) {
+        const resumable = isResumable(value, sessionHeader, ex.get('mcp-protocol-version'));
+        const sse = (this.#stream = new PostStream(ex, settings, resumable, sessionHeader));
+        send = (message) => sse.send(message);
+        if (resumable) closeStream = () => sse.close();
+        signal = sse.signal;
+      }
+
+      const outcome = this.mcp.dispatch(value, { send, closeStream, scope: this.#scope, signal, headers: ex, connection });
+      if (outcome instanceof Promise) outcome.then((done) => this.answer(done), (error: unknown) => this.fail(error));
+      else this.answer(outcome);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  answer(outcome: Outcome): void {
+    const { ex } = this;
+    try {
+      const reply = outcome.reply;
+      if (this.#stream?.finish(reply)) return; // the reply went out on the stream (or into the store)
+      this.#answered = true;
+      if (reply === undefined) return ex.respond(202, undefined, undefined);
+      let headers = JSON_HEADERS;
+      const connection = this.#connection;
+      if (outcome.status === 503) headers = { ...JSON_HEADERS, 'retry-after': this.settings.retryAfter };
+      else if (this.#method === 'initialize' && connection?.protocolVersion !== undefined && 'result' in reply) {
+        headers = { ...JSON_HEADERS, 'mcp-session-id': mintSessionId(connection) };
+      }
+      ex.respond(outcome.status, headers, serializeMessage(reply));
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** Something broke in the transport itself: tell the framework or the log, and still answer. */
+  fail(error: unknown): void {
+    const { ex } = this;
+    try {
+      const stream = this.#stream;
       const streamed = stream?.opened === true;
       stream?.finish(undefined);
-      if (!answered && !streamed && ex.fail?.(error)) return;
-      settings.onError(error);
-      if (answered || streamed) ex.end();
-      else ex.respond(500, JSON_HEADERS, errorBody(id, -32603, 'Internal error'));
+      if (!this.#answered && !streamed && ex.fail?.(error)) return;
+      this.settings.onError(error);
+      if (this.#answered || streamed) ex.end();
+      else ex.respond(500, JSON_HEADERS, errorBody(this.#id, -32603, 'Internal error'));
     } catch {
       // The log or the socket failed too; nothing is left to tell anyone.
     }
