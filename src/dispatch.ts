@@ -79,17 +79,20 @@ export function dispatchRequest<Scope>(
   const protocolVersion = modern?.protocolVersion ?? opts.connection?.protocolVersion ?? versionHeader ??
     (headers ? DEFAULT_HTTP_LEGACY_VERSION : LATEST_LEGACY_VERSION);
   const facts: RequestFacts = { id, method, params: rawParams ?? {}, era, modern, protocolVersion };
-  // Registered before it waits for a slot, so a request cancelled in the queue never runs.
   const execution = new Execution();
-  const key = RequestRegistry.key(opts.connection?.id, id);
-  core.inFlight.add(key, execution);
+  // Registered (before it waits for a slot, so a request cancelled in the queue never runs) where a
+  // `notifications/cancelled` can name it: on a connection, or in code with no transport at all.
+  // Over HTTP without a session, ids are not unique across clients (one could cancel another's
+  // request); those requests are cancelled by closing the connection instead.
+  const key = opts.connection !== undefined || opts.headers === undefined ? RequestRegistry.key(opts.connection?.id, id) : undefined;
+  if (key !== undefined) core.inFlight.add(key, execution);
   const signal = opts.signal;
   const onAbort = (): void => execution.abort(signal?.reason ?? new Error('aborted'));
   signal?.addEventListener('abort', onAbort);
   let holdsSlot = false;
   const cleanup = (): void => {
     if (holdsSlot) core.gate.release();
-    core.inFlight.delete(key, execution);
+    if (key !== undefined) core.inFlight.delete(key, execution);
     signal?.removeEventListener('abort', onAbort);
     execution.finish();
   };

@@ -124,4 +124,28 @@ describe('cancellation by session', () => {
     expect(answer.status).toBe(202); // a cancelled request gets no JSON-RPC answer
     expect(await answer.text()).toBe('');
   });
+
+  it('without a session, one client cannot cancel another client\'s request that has the same id', async () => {
+    const mcp = new MiniMCP({ name: 'cancel', version: '1', onError: () => {} });
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    let release!: (text: string) => void;
+    let cancelled = false;
+    mcp.tool('wait', { description: 'waits' }, (_a, ctx) => {
+      started();
+      ctx.signal.addEventListener('abort', () => (cancelled = true));
+      return new Promise<string>((resolve) => (release = resolve));
+    });
+    const handle = createFetchHandler(mcp);
+    const headers = { 'mcp-protocol-version': '2025-06-18' };
+    const pending = handle(post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait' } }, headers));
+    await running;
+    const stranger = await handle(post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }, headers));
+    expect(stranger.status).toBe(202);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(cancelled).toBe(false);
+    release('done');
+    const answer = await (await pending).json();
+    expect(answer.result.content[0].text).toBe('done');
+  });
 });

@@ -4,7 +4,7 @@
  * Adapters only move bytes.
  */
 import type { Connection, Outcome, Send } from '../../core.js';
-import { serializeMessage, type JsonObject, type RequestId } from '../../protocol/jsonrpc.js';
+import { serializeMessage, type RequestId } from '../../protocol/jsonrpc.js';
 import { detectEra } from '../../protocol/versions.js';
 import type { MiniMCP } from '../../server.js';
 import type { StreamReader } from './event-store.js';
@@ -36,18 +36,6 @@ function idOf(value: unknown): RequestId | null {
 function methodOf(value: unknown): string | undefined {
   const method = typeof value === 'object' && value !== null ? (value as { method?: unknown }).method : undefined;
   return typeof method === 'string' ? method : undefined;
-}
-
-/**
- * 2025 streams carry event ids and can be resumed: a request with a session id or a 2025
- * MCP-Protocol-Version header, by the core's own era rule. One with neither (curl, `initialize`)
- * gets a plain stream.
- */
-function isResumable(value: unknown, session: string | undefined, version: string | undefined): boolean {
-  if (session === undefined && version === undefined) return false;
-  const params = (value as { params?: unknown }).params;
-  const object = typeof params === 'object' && params !== null ? (params as JsonObject) : undefined;
-  return detectEra(object, { protocolVersionHeader: version, sessionId: session }) === 'legacy';
 }
 
 /**
@@ -158,11 +146,10 @@ class PostExchange<Scope> implements BodySink {
       let send: Send | undefined;
       let closeStream: (() => void) | undefined;
       if (isRequest && settings.streamable && this.accepts & ACCEPTS_SSE) {
-        const resumable = isResumable(value, sessionHeader, ex.get('mcp-protocol-version'));
-        const sse = (this.#stream = new PostStream(ex, settings, resumable, sessionHeader));
+        const sse = (this.#stream = new PostStream(ex, settings, value, sessionHeader));
         send = (message) => sse.send(message);
-        if (resumable) closeStream = () => sse.close();
-        signal = sse.signal;
+        closeStream = () => sse.close();
+        signal = sse;
       }
 
       const outcome = this.mcp.dispatch(value, { send, closeStream, scope: this.#scope, signal, headers: ex, connection });

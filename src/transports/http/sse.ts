@@ -7,7 +7,8 @@
  */
 import { serializeMessage, type JsonObject, type JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { newStreamId, type StoredStream } from './event-store.js';
-import { Cancellation, type CancelSignal } from '../../context/cancellation.js';
+import type { CancelSignal } from '../../context/cancellation.js';
+import { detectEra } from '../../protocol/versions.js';
 import type { Exchange, HeaderMap } from './exchange.js';
 import type { Settings } from './options.js';
 
@@ -22,41 +23,76 @@ export function writeKeepAlive(ex: Exchange<unknown>): void {
   if (!ex.signal.aborted) ex.write(KEEP_ALIVE);
 }
 
-export class PostStream {
+type Listener = (this: unknown, event: Event) => unknown;
+
+/**
+ * 2025 streams carry event ids and can be resumed: a request with a session id or a 2025
+ * MCP-Protocol-Version header, by the core's own era rule. One with neither (curl, `initialize`)
+ * gets a plain stream.
+ */
+function isResumable(message: unknown, session: string | undefined, version: string | undefined): boolean {
+  if (session === undefined && version === undefined) return false;
+  const params = (message as { params?: unknown }).params;
+  const object = typeof params === 'object' && params !== null ? (params as JsonObject) : undefined;
+  return detectEra(object, { protocolVersionHeader: version, sessionId: session }) === 'legacy';
+}
+
+/**
+ * Built for every request that accepts SSE, so it stays cheap until the handler sends something:
+ * no stream, no timer, and it is its own cancellation signal.
+ */
+export class PostStream implements CancelSignal {
   /** The status line went out: this stream is the answer. */
   opened = false;
-  /**
-   * What dispatch watches for cancellation. On a resumable stream it follows the exchange's signal
-   * only until `close()`: a response ended on purpose is no disconnect.
-   */
-  readonly signal: CancelSignal;
   readonly #ex: Exchange<unknown>;
   readonly #settings: Settings;
-  readonly #resumable: boolean;
+  readonly #message: unknown;
   readonly #session: string | undefined;
+  #resumable: boolean | undefined;
   #id = '';
   #seq = 0;
   #finished = false;
   #keepAlive: ReturnType<typeof setInterval> | undefined;
-  #unlink: (() => void) | undefined;
+  /** Listeners dispatch put on this signal; they live on the exchange's signal until `close()` detaches them. */
+  #listeners: Listener[] | undefined;
+  #detached = false;
   /** Set by close(): later events go here instead of to the response. */
   #stored: StoredStream | undefined;
 
-  constructor(ex: Exchange<unknown>, settings: Settings, resumable: boolean, session: string | undefined) {
+  constructor(ex: Exchange<unknown>, settings: Settings, message: unknown, session: string | undefined) {
     this.#ex = ex;
     this.#settings = settings;
-    this.#resumable = resumable;
+    this.#message = message;
     this.#session = session;
-    if (!resumable) {
-      this.signal = ex.signal;
-      return;
-    }
-    const own = new Cancellation();
-    const forward = (): void => own.abort(ex.signal.reason);
-    if (ex.signal.aborted) forward();
-    else ex.signal.addEventListener('abort', forward);
-    this.#unlink = () => ex.signal.removeEventListener('abort', forward);
-    this.signal = own;
+  }
+
+  /** Decided on first need: most requests never stream. */
+  get #isResumable(): boolean {
+    return (this.#resumable ??= isResumable(this.#message, this.#session, this.#ex.get('mcp-protocol-version')));
+  }
+
+  // The CancelSignal dispatch watches: the exchange's disconnect signal, except that a resumable
+  // stream ended on purpose by close() is no disconnect, so close() detaches it.
+  get aborted(): boolean {
+    return !this.#detached && this.#ex.signal.aborted;
+  }
+
+  get reason(): unknown {
+    return this.#detached ? undefined : this.#ex.signal.reason;
+  }
+
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
+    if (this.#detached || typeof listener !== 'function') return;
+    (this.#listeners ??= []).push(listener as Listener);
+    this.#ex.signal.addEventListener(type, listener);
+  }
+
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
+    if (typeof listener !== 'function') return;
+    const list = this.#listeners;
+    const i = list ? list.indexOf(listener as Listener) : -1;
+    if (i >= 0) list!.splice(i, 1);
+    this.#ex.signal.removeEventListener(type, listener);
   }
 
   /** A message from the handler; late ones (after the reply) and orphaned ones (client gone) are dropped. */
@@ -68,10 +104,11 @@ export class PostStream {
 
   /** `ctx.closeStream()`: ends the response after what was sent (at least the priming event); the request goes on, its later events into the store. */
   close(): void {
-    if (!this.#resumable || this.#finished || this.#stored !== undefined || this.#ex.signal.aborted) return;
+    if (this.#finished || this.#stored !== undefined || this.#ex.signal.aborted || !this.#isResumable) return;
     if (!this.opened) this.#ex.write(this.#open()); // so the client has an event id to resume from
     this.#stored = this.#settings.events.open(this.#id, this.#session, this.#seq + 1);
-    this.#release();
+    this.#detach();
+    this.#stopKeepAlive();
     this.#ex.end();
   }
 
@@ -82,7 +119,7 @@ export class PostStream {
   finish(reply: JsonObject | undefined): boolean {
     if (this.#finished) return this.opened;
     this.#finished = true;
-    this.#release();
+    this.#stopKeepAlive();
     if (!this.opened) return false;
     const text = reply === undefined ? undefined : serializeMessage(reply);
     if (text !== undefined) this.#event(text);
@@ -94,7 +131,7 @@ export class PostStream {
     this.#ex.end();
     // The SDK v1 client resumes any stream with an event id that ended without a *result* (an error
     // reply, or none after a cancellation). Such a stream is remembered, empty: its GET gets 204, not 404.
-    if (this.#resumable && !aborted && (reply === undefined || !('result' in reply))) {
+    if (this.#isResumable && !aborted && (reply === undefined || !('result' in reply))) {
       this.#settings.events.open(this.#id, this.#session, this.#seq + 1).end();
     }
     return true;
@@ -108,7 +145,7 @@ export class PostStream {
   }
 
   #frame(text: string): string {
-    return this.#resumable ? `id: ${this.#id}-${++this.#seq}\nevent: message\ndata: ${text}\n\n` : `event: message\ndata: ${text}\n\n`;
+    return this.#isResumable ? `id: ${this.#id}-${++this.#seq}\nevent: message\ndata: ${text}\n\n` : `event: message\ndata: ${text}\n\n`;
   }
 
   /** Starts the response; returns the priming event (2025), which the caller writes with what follows in one chunk. */
@@ -117,16 +154,20 @@ export class PostStream {
     const ex = this.#ex;
     ex.openStream(SSE_HEADERS);
     this.#keepAlive = setInterval(writeKeepAlive, this.#settings.keepAliveMs, ex);
-    if (!this.#resumable) return '';
+    if (!this.#isResumable) return '';
     this.#id = newStreamId();
     return `id: ${this.#id}-0\nretry: ${this.#settings.sseRetryMs}\ndata:\n\n`; // an id, a retry, empty data
   }
 
-  /** Stops what the open response needed: its keep-alives and the link to its disconnect signal. */
-  #release(): void {
+  #stopKeepAlive(): void {
     if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
     this.#keepAlive = undefined;
-    this.#unlink?.();
-    this.#unlink = undefined;
+  }
+
+  #detach(): void {
+    this.#detached = true;
+    const list = this.#listeners;
+    this.#listeners = undefined;
+    if (list) for (const listener of list) this.#ex.signal.removeEventListener('abort', listener);
   }
 }
