@@ -130,7 +130,9 @@ export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
  */
 export function runTool<Scope>(tool: ToolEntry<Scope>, args: JsonObject, ctx: Context<Scope>): MaybePromise<CallToolResult> {
   const checked = tool.input.validate(args);
-  return checked instanceof Promise ? checked.then((c) => invoke(tool, c, ctx)) : invoke(tool, checked, ctx);
+  if (!(checked instanceof Promise)) return invoke(tool, checked, ctx);
+  // Cancelled while an asynchronous validation ran: the answer is already given, so the handler is not started.
+  return checked.then((c) => (ctx.signal.aborted ? toolError('Cancelled') : invoke(tool, c, ctx)));
 }
 
 function invoke<Scope>(tool: ToolEntry<Scope>, checked: Validation, ctx: Context<Scope>): MaybePromise<CallToolResult> {

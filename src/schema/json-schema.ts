@@ -1,11 +1,12 @@
 /**
  * Raw JSON Schema validation behind one small function. @cfworker/json-schema is used because it
  * validates without code generation (no `eval`/`new Function`), so it runs on Cloudflare Workers too,
- * and supports draft 2020-12 (the MCP default), 2019-09, 7 and 4.
+ * and supports draft 2020-12 (the MCP default), 2019-09, 7 and 4. It is loaded on first need, in the
+ * background: a server whose schemas are all Zod or Valibot never pays for it at start-up.
  */
-import { Validator, type Schema, type SchemaDraft } from '@cfworker/json-schema';
+import type { Schema, SchemaDraft, Validator } from '@cfworker/json-schema';
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { CompiledSchema } from './standard-schema.js';
+import type { CompiledSchema, Validation } from './standard-schema.js';
 
 const DIALECTS: Record<string, SchemaDraft> = {
   'https://json-schema.org/draft/2020-12/schema': '2020-12',
@@ -31,15 +32,34 @@ function describe(errors: { instanceLocation: string; error: string }[]): string
     .join('; ');
 }
 
-/** Compiles a raw JSON Schema; the object published on the wire stays exactly as given. */
+type ValidatorModule = typeof import('@cfworker/json-schema');
+let validatorModule: ValidatorModule | undefined;
+let loading: Promise<ValidatorModule> | undefined;
+
+function loadValidator(): Promise<ValidatorModule> {
+  return (loading ??= import('@cfworker/json-schema').then((module) => (validatorModule = module)));
+}
+
+/**
+ * Compiles a raw JSON Schema; the object published on the wire stays exactly as given. Until the
+ * validator module has loaded (it starts loading here), `validate` answers with a promise.
+ */
 export function compileJsonSchema(schema: JsonObject): CompiledSchema {
+  const draft = dialectOf(schema);
   // The validator annotates the schema it is given, so it gets its own deep copy.
-  const validator = new Validator(structuredClone(schema) as Schema, dialectOf(schema), false);
+  const copy = structuredClone(schema) as Schema;
+  let validator: Validator | undefined;
+  const check = (value: unknown, module: ValidatorModule): Validation => {
+    validator ??= new module.Validator(copy, draft, false);
+    const result = validator.validate(value);
+    return result.valid ? { ok: true, value } : { ok: false, message: describe(result.errors) };
+  };
+  if (validatorModule === undefined) loadValidator().catch(() => {}); // a failure surfaces on the first validate
   return {
     jsonSchema: schema,
     validate(value) {
-      const result = validator.validate(value);
-      return result.valid ? { ok: true, value } : { ok: false, message: describe(result.errors) };
+      const module = validatorModule;
+      return module !== undefined ? check(value, module) : loadValidator().then((loaded) => check(value, loaded));
     },
   };
 }
