@@ -170,7 +170,7 @@ const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 
 async function main() {
   const started = Date.now();
-  console.log('Building MiniMCP (src + bench servers, and dist/ for the size figure)...');
+  console.log('Building MiniMCP (dist/, as published, and the bench servers that load it)...');
   build();
   const info = { date: new Date().toISOString(), machine: machine(), versions: versions(), options: opts };
   console.log(`${info.machine.cpu}, ${info.machine.nproc} CPUs, Node ${info.machine.node}, load ${info.machine.loadavg}${opts.pin ? ', server pinned to CPU 1, load to CPU 0' : ''}`);

@@ -1,5 +1,5 @@
 /** MiniMCP over HTTP on 127.0.0.1:$PORT/mcp; MODE=json (plain HTTP) or streamable (default). */
-import { serve } from '../../src/transports/http/node.js';
+import { serve } from 'minimcp/node';
 import { createBenchServer } from './minimcp-tools.js';
 
 const mode = process.env.MODE === 'json' ? 'json' : 'streamable';

@@ -1,5 +1,5 @@
 /** MiniMCP over stdio (newline-delimited JSON-RPC). */
-import { serveStdio } from '../../src/transports/stdio.js';
+import { serveStdio } from 'minimcp/stdio';
 import { createBenchServer } from './minimcp-tools.js';
 
 serveStdio(createBenchServer());

@@ -1,5 +1,5 @@
 /** The benchmark tools on a MiniMCP server, shared by the HTTP and stdio entries. */
-import { MiniMCP } from '../../src/index.js';
+import { MiniMCP } from 'minimcp';
 import { WORK } from './work.mjs';
 
 export function createBenchServer(): MiniMCP {

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: dist/ as published. esbuild bundles each subpath export into one file (shared code
+ * goes to dist/chunks/, so every class exists once), because Node loads one file much faster than
+ * the ~50 small modules tsc would emit: that is most of a server's cold start. tsc emits the .d.ts
+ * files next to them. Dependencies and node: builtins stay imports.
+ *
+ *   node scripts/build.mjs [outDir]   (default dist/; the package test builds into a temporary copy)
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+const outDir = resolve(process.argv[2] ?? `${root}dist`);
+
+// Each export's JS file (dist/x/y.js) comes from src/x/y.ts.
+const entryPoints = Object.values(pkg.exports).map((target) => `${root}${target.import.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')}`);
+
+rmSync(outDir, { recursive: true, force: true });
+await build({
+  entryPoints,
+  outbase: `${root}src`,
+  outdir: outDir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  packages: 'external',
+  external: ['node:*'],
+  chunkNames: 'chunks/[name]-[hash]',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
+execFileSync(process.execPath, [tsc, '-p', `${root}tsconfig.build.json`, '--outDir', outDir], { stdio: 'inherit' });
