@@ -90,49 +90,48 @@ export function dispatchRequest<Scope>(
   const onAbort = (): void => execution.abort(signal?.reason ?? new Error('aborted'));
   signal?.addEventListener('abort', onAbort);
   let holdsSlot = false;
+  let finished = false;
   const cleanup = (): void => {
+    if (finished) return;
+    finished = true;
     if (holdsSlot) core.gate.release();
     if (key !== undefined) core.inFlight.delete(key, execution);
     signal?.removeEventListener('abort', onAbort);
     execution.finish();
   };
+  // An asynchronous outcome runs `cleanup` itself when it settles; a plain one is cleaned up here.
+  const run = (): Outcome | Promise<Outcome> => execute(core, spec, facts, execution, opts, cleanup);
   let outcome: Outcome | Promise<Outcome>;
   try {
     if (signal?.aborted) onAbort();
     if (spec.stream) {
-      outcome = execute(core, spec, facts, execution, opts); // listen streams hold no slot
+      outcome = run(); // listen streams hold no slot
     } else {
       const admitted = core.gate.acquire();
       if (admitted === true) {
         holdsSlot = true;
-        outcome = execute(core, spec, facts, execution, opts);
+        outcome = run();
       } else if (admitted === false) {
         outcome = errorOutcome(id, overloaded());
       } else {
         outcome = admitted.then((ok) => {
-          if (!ok) return errorOutcome(id, overloaded());
-          holdsSlot = true;
-          return execution.aborted ? abortedOutcome(id, execution) : execute(core, spec, facts, execution, opts);
+          let queued: Outcome | Promise<Outcome>;
+          try {
+            holdsSlot = ok;
+            queued = !ok ? errorOutcome(id, overloaded()) : execution.aborted ? abortedOutcome(id, execution) : run();
+          } catch (error) {
+            queued = unexpected(core, facts, error);
+          }
+          if (!(queued instanceof Promise)) cleanup();
+          return queued;
         });
       }
     }
   } catch (error) {
     outcome = unexpected(core, facts, error);
   }
-  if (!(outcome instanceof Promise)) {
-    cleanup();
-    return outcome;
-  }
-  return outcome.then(
-    (done) => {
-      cleanup();
-      return done;
-    },
-    (error: unknown) => {
-      cleanup();
-      return unexpected(core, facts, error);
-    },
-  );
+  if (!(outcome instanceof Promise)) cleanup();
+  return outcome;
 }
 
 /** A failure outside the handler's own error path (a broken hook, a bug): logged, answered -32603. */
@@ -167,13 +166,22 @@ interface Running<Scope> {
   mrtr: MrtrBroker | undefined;
   digest: string;
   principal: string;
+  /** Releases the request's slot and registrations once its answer is known. */
+  cleanup: () => void;
 }
 
 /**
  * Builds the context and runs the method. A handler that returns a plain value is answered on the
  * spot, without a promise; only one that returns a promise waits (see `settle`).
  */
-function execute<Scope>(core: Core<Scope>, spec: MethodSpec, facts: RequestFacts, execution: Execution, opts: HandleOptions<Scope>): Outcome | Promise<Outcome> {
+function execute<Scope>(
+  core: Core<Scope>,
+  spec: MethodSpec,
+  facts: RequestFacts,
+  execution: Execution,
+  opts: HandleOptions<Scope>,
+  cleanup: () => void,
+): Outcome | Promise<Outcome> {
   const { id, method, params, era, modern } = facts;
   const connection = opts.connection;
   let ctx: Context<Scope> | undefined;
@@ -211,7 +219,7 @@ function execute<Scope>(core: Core<Scope>, spec: MethodSpec, facts: RequestFacts
     // Without hooks the method runs directly; a synchronous result (lists, ping) needs no race at all.
     const run = (): JsonObject | Promise<JsonObject> => (core.hooks.length ? runHandler(core, spec, call, infoOf(facts)) : spec.run(core, call));
     const work = core.settings.asyncContext ? runWithContext(ctx as Context<unknown>, run) : run();
-    if (work instanceof Promise) return settle({ core, spec, facts, execution, ctx, mrtr, digest, principal }, work);
+    if (work instanceof Promise) return settle({ core, spec, facts, execution, ctx, mrtr, digest, principal, cleanup }, work);
     return ok(id, shape(core, spec, modern, work));
   } catch (error) {
     return failure(core, facts, error, ctx);
@@ -233,11 +241,14 @@ function settle<Scope>(run: Running<Scope>, work: Promise<JsonObject>): Promise<
       if (done) return;
       done = true;
       core.idle.unwatch(execution);
+      let answer: Outcome;
       try {
-        resolve(outcome());
+        answer = outcome();
       } catch (error) {
-        resolve(failure(core, facts, error, run.ctx));
+        answer = failure(core, facts, error, run.ctx);
       }
+      run.cleanup();
+      resolve(answer);
     };
     work.then(
       (result) => finish(() => ok(facts.id, shape(core, spec, facts.modern, result))),

@@ -12,6 +12,9 @@ export class Execution {
   lastActive = 0;
   /** > 0 while the handler waits on the client (a person may be answering): the idle clock stops. */
   paused = 0;
+  /** Links in the idle sweeper's list (see IdleSweeper). */
+  idlePrev: Execution | undefined = undefined;
+  idleNext: Execution | undefined = undefined;
   aborted = false;
   reason: unknown;
   /** Why it stopped first; undefined while it runs. */

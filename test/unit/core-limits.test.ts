@@ -1,5 +1,6 @@
 /** Limits every request passes through: the idle timeout, the concurrency gate, cancellation and abort. */
 import { describe, expect, it } from 'vitest';
+import { IdleSweeper, type Idle } from '../../src/context/limits.js';
 import { MiniMCP, type Connection } from '../../src/index.js';
 
 const base = { name: 'limits', version: '1.0.0', onError: () => {} };
@@ -76,6 +77,30 @@ describe('idle timeout', () => {
     mcp.tool('hang', {}, never);
     await mcp.handle(req('tools/call', { name: 'hang' }));
     expect(await mcp.handle(req('ping', undefined, 2))).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+  });
+});
+
+describe('the idle sweeper (a linked list of watched requests)', () => {
+  it('expires exactly the items still watched, whatever order they were unwatched in, and ignores repeats', async () => {
+    const expired: string[] = [];
+    const item = (name: string): Idle => ({ lastActive: 0, paused: 0, idlePrev: undefined, idleNext: undefined, expire: () => expired.push(name) });
+    const sweeper = new IdleSweeper(20);
+    const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map(item) as [Idle, Idle, Idle, Idle, Idle];
+    for (const x of [a, b, c, d, e]) sweeper.watch(x);
+    sweeper.watch(c); // twice: still one entry
+    sweeper.unwatch(c); // middle
+    sweeper.unwatch(e); // head (newest)
+    sweeper.unwatch(a); // tail (oldest)
+    sweeper.unwatch(a); // twice: no effect
+    d.paused = 1; // waiting on the client: its clock is stopped
+    await sleep(80);
+    expect(expired).toEqual(['b']);
+    d.paused = 0;
+    await sleep(80);
+    expect(expired).toEqual(['b', 'd']);
+    sweeper.watch(a); // an item can be watched again after it left
+    await sleep(80);
+    expect(expired).toEqual(['b', 'd', 'a']);
   });
 });
 
