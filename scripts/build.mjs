@@ -33,7 +33,9 @@ await build({
   packages: 'external',
   external: ['node:*'],
   chunkNames: 'chunks/[name]-[hash]',
-  sourcemap: true,
+  // Not minified and without source maps: the bundle reads like the sources, and maps would double
+  // the installed size.
+  sourcemap: false,
   logLevel: 'warning',
 });
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));

@@ -7,7 +7,7 @@ import { Context, levelRank, runWithContext } from './context/context.js';
 import { Execution, type Interrupt } from './context/execution.js';
 import { RequestRegistry } from './context/in-flight.js';
 import { overloaded } from './context/limits.js';
-import { paramsDigest } from './context/request-state.js';
+import { loadNodeCrypto } from './context/request-state.js';
 import type { Call, Core, HandleOptions, Outcome, RequestInfo } from './core.js';
 import { ErrorCode, McpError, internalError, invalidParams } from './protocol/errors.js';
 import { errorResponse, resultResponse, type JsonObject, type RequestId } from './protocol/jsonrpc.js';
@@ -134,6 +134,27 @@ export function dispatchRequest<Scope>(
   return outcome;
 }
 
+/** Runs `next` once `loading` resolved; like every asynchronous outcome, it cleans up when it settles. */
+function afterLoading<Scope>(
+  loading: Promise<unknown>,
+  next: () => Outcome | Promise<Outcome>,
+  facts: RequestFacts,
+  core: Core<Scope>,
+  cleanup: () => void,
+): Promise<Outcome> {
+  return loading.then(
+    () => {
+      const outcome = next();
+      if (!(outcome instanceof Promise)) cleanup();
+      return outcome;
+    },
+    (error: unknown) => {
+      cleanup();
+      return failure(core, facts, error, undefined);
+    },
+  );
+}
+
 /** A failure outside the handler's own error path (a broken hook, a bug): logged, answered -32603. */
 function unexpected<Scope>(core: Core<Scope>, facts: RequestFacts, error: unknown): Outcome {
   core.reportError(error, infoOf(facts));
@@ -164,7 +185,6 @@ interface Running<Scope> {
   execution: Execution;
   ctx: Context<Scope>;
   mrtr: MrtrBroker | undefined;
-  digest: string;
   principal: string;
   /** Releases the request's slot and registrations once its answer is known. */
   cleanup: () => void;
@@ -184,14 +204,19 @@ function execute<Scope>(
 ): Outcome | Promise<Outcome> {
   const { id, method, params, era, modern } = facts;
   const connection = opts.connection;
+  const retry = modern !== undefined && spec.mrtr === true && params.requestState !== undefined;
+  const loading = retry ? loadNodeCrypto() : undefined;
+  if (loading) {
+    const next = (): Outcome | Promise<Outcome> => (execution.aborted ? abortedOutcome(id, execution) : execute(core, spec, facts, execution, opts, cleanup));
+    return afterLoading(loading, next, facts, core, cleanup);
+  }
   let ctx: Context<Scope> | undefined;
   try {
     const principal = core.principalOf(opts.scope);
-    const digest = spec.mrtr && modern ? paramsDigest(params) : '';
     let broker: InputBroker;
     let mrtr: MrtrBroker | undefined;
     if (modern) {
-      const sealed = spec.mrtr && params.requestState !== undefined ? core.stateCodec.open(params.requestState, method, digest, principal) : {};
+      const sealed = retry ? core.stateCodec.open(params.requestState, method, params, principal) : {};
       const responses = params.inputResponses;
       if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
         throw invalidParams('params.inputResponses must be an object');
@@ -219,7 +244,7 @@ function execute<Scope>(
     // Without hooks the method runs directly; a synchronous result (lists, ping) needs no race at all.
     const run = (): JsonObject | Promise<JsonObject> => (core.hooks.length ? runHandler(core, spec, call, infoOf(facts)) : spec.run(core, call));
     const work = core.settings.asyncContext ? runWithContext(ctx as Context<unknown>, run) : run();
-    if (work instanceof Promise) return settle({ core, spec, facts, execution, ctx, mrtr, digest, principal, cleanup }, work);
+    if (work instanceof Promise) return settle({ core, spec, facts, execution, ctx, mrtr, principal, cleanup }, work);
     return ok(id, shape(core, spec, modern, work));
   } catch (error) {
     return failure(core, facts, error, ctx);
@@ -254,14 +279,21 @@ function settle<Scope>(run: Running<Scope>, work: Promise<JsonObject>): Promise<
       (result) => finish(() => ok(facts.id, shape(core, spec, facts.modern, result))),
       (error: unknown) => finish(() => failure(core, facts, error, run.ctx)),
     );
-    if (!spec.stream) execution.onInterrupt((why) => finish(() => interrupted(run, why)));
+    if (!spec.stream) {
+      execution.onInterrupt((why) => {
+        // Sealing the MRTR state needs node:crypto, loaded on the first round.
+        const loading = why === 'input' ? loadNodeCrypto() : undefined;
+        if (loading === undefined) return finish(() => interrupted(run, why));
+        loading.then(() => finish(() => interrupted(run, why)), (error: unknown) => finish(() => failure(core, facts, error, run.ctx)));
+      });
+    }
   });
 }
 
 function interrupted<Scope>(run: Running<Scope>, why: Interrupt): Outcome {
   const { core, facts, execution, mrtr } = run;
   if (why === 'input') {
-    const requestState = core.stateCodec.seal(facts.method, run.digest, run.principal, { ...mrtr!.used });
+    const requestState = core.stateCodec.seal(facts.method, facts.params, run.principal, { ...mrtr!.used });
     return ok(facts.id, { resultType: 'input_required', inputRequests: mrtr!.inputRequests, requestState });
   }
   if (why === 'aborted') return abortedOutcome(facts.id, execution);

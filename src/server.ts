@@ -2,7 +2,6 @@
  * MiniMCP: options, registration, and `handle()`, the one function every transport wraps.
  * Handlers are registered once; nothing here is rebuilt per request and no session is kept.
  */
-import { randomBytes } from 'node:crypto';
 import { MemoryBus, type NotificationBus } from './bus.js';
 import { PendingRequests } from './context/client-requests.js';
 import { RequestRegistry } from './context/in-flight.js';
@@ -124,7 +123,7 @@ export class MiniMCP<Scope = unknown> {
       ),
       idle: new IdleSweeper(idleTimeoutMs),
       streams: { open: 0, max: positiveInt(options, 'maxStreams', 1_000) },
-      stateCodec: new RequestStateCodec(options.requestState?.secret ?? randomBytes(32), positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
+      stateCodec: new RequestStateCodec(options.requestState?.secret, positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
       hooks: [],
       settings: {
         pageSize: positiveInt(options, 'pageSize', 100, 10_000),

@@ -3,7 +3,6 @@
  * mechanisms: 2025 sends a JSON-RPC request on the response stream and waits for the client's answer
  * (routed back by id); 2026 (MRTR) answers `input_required` and the client retries with the answers.
  */
-import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import type { ClientCapabilities } from '../types.js';
@@ -46,7 +45,7 @@ export class PendingRequests {
 
   /** Sends the request and resolves with the client's result; rejects on error, abort or timeout. */
   ask(send: (m: JsonRpcMessage) => void, method: string, params: JsonObject, signal: AbortSignal, timeoutMs: number): Promise<JsonObject> {
-    const id = `mm-${randomUUID()}`;
+    const id = `mm-${crypto.randomUUID()}`;
     return new Promise<JsonObject>((resolve, reject) => {
       const done = (): void => {
         clearTimeout(timer);

@@ -2,8 +2,25 @@
  * MRTR `requestState` (2026-07-28): the answers collected so far travel with the client, so the
  * server keeps nothing. The state is attacker-controlled input, so it is HMAC-SHA256 signed and bound
  * to the method, a digest of the params, the principal and an expiry; anything else is -32602.
+ *
+ * node:crypto (hashing, HMAC) is loaded on the first MRTR round, not at start-up: loading it is a
+ * sizeable part of a cold start and most requests never need it. `loadNodeCrypto()` must have
+ * resolved before `paramsDigest`, `seal` or `open` run; the dispatcher waits for it when needed.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+type NodeCrypto = typeof import('node:crypto');
+let nodeCrypto: NodeCrypto | undefined;
+let loading: Promise<NodeCrypto> | undefined;
+
+/** Resolves once node:crypto is loaded; undefined when it already is (the usual case, no promise). */
+export function loadNodeCrypto(): Promise<NodeCrypto> | undefined {
+  if (nodeCrypto !== undefined) return undefined;
+  return (loading ??= import('node:crypto').then((module) => (nodeCrypto = module)));
+}
+
+function loaded(): NodeCrypto {
+  if (nodeCrypto === undefined) throw new Error('node:crypto is not loaded yet: await loadNodeCrypto() first');
+  return nodeCrypto;
+}
 import { invalidParams } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 
@@ -33,27 +50,35 @@ const MAX_DEPTH = 256;
 /** The params that identify the request: everything but the MRTR fields and `_meta`. */
 export function paramsDigest(params: JsonObject): string {
   const { inputResponses: _i, requestState: _s, _meta: _m, ...rest } = params;
-  return createHash('sha256').update(canonicalJson(rest)).digest('base64url');
+  return loaded().createHash('sha256').update(canonicalJson(rest)).digest('base64url');
 }
 
 export class RequestStateCodec {
-  constructor(
-    private readonly secret: Uint8Array | string,
-    private readonly ttlMs: number,
-  ) {}
+  /** The configured secret, or a random one made on first use (with node:crypto, not at start-up). */
+  #secret: Uint8Array | string | undefined;
 
-  #mac(body: string): Buffer {
-    return createHmac('sha256', this.secret).update(body).digest();
+  constructor(
+    secret: Uint8Array | string | undefined,
+    private readonly ttlMs: number,
+  ) {
+    this.#secret = secret;
   }
 
-  seal(method: string, digest: string, principal: string, answers: JsonObject): string {
+  #mac(body: string): Buffer {
+    const crypto = loaded();
+    this.#secret ??= crypto.randomBytes(32);
+    return crypto.createHmac('sha256', this.#secret).update(body).digest();
+  }
+
+  seal(method: string, params: JsonObject, principal: string, answers: JsonObject): string {
+    const digest = paramsDigest(params);
     const payload: StatePayload = { v: 1, m: method, d: digest, p: principal, e: Date.now() + this.ttlMs, a: answers };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
     return `${body}.${this.#mac(body).toString('base64url')}`;
   }
 
   /** The answers sealed in a state, or -32602 for tampered, expired or misdirected state. */
-  open(state: unknown, method: string, digest: string, principal: string): JsonObject {
+  open(state: unknown, method: string, params: JsonObject, principal: string): JsonObject {
     const bad = invalidParams('Invalid requestState: it was altered, has expired or belongs to another request');
     if (typeof state !== 'string' || state.length > 1_000_000) throw bad;
     const dot = state.indexOf('.');
@@ -61,14 +86,14 @@ export class RequestStateCodec {
     const body = state.slice(0, dot);
     const mac = Buffer.from(state.slice(dot + 1), 'base64url');
     const expected = this.#mac(body);
-    if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) throw bad;
+    if (mac.length !== expected.length || !loaded().timingSafeEqual(mac, expected)) throw bad;
     let payload: StatePayload;
     try {
       payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StatePayload;
     } catch {
       throw bad;
     }
-    if (payload.v !== 1 || payload.m !== method || payload.d !== digest || payload.p !== principal) throw bad;
+    if (payload.v !== 1 || payload.m !== method || payload.d !== paramsDigest(params) || payload.p !== principal) throw bad;
     if (!(payload.e > Date.now())) throw bad;
     return payload.a && typeof payload.a === 'object' ? payload.a : {};
   }

@@ -3,7 +3,6 @@
  * concurrently; stdout carries only JSON-RPC (user output is sent to stderr); bad bytes are answered
  * and the stream goes on; at EOF in-flight work gets a bounded grace period.
  */
-import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { notificationOf } from '../bus.js';
 import { Cancellation } from '../context/cancellation.js';
@@ -35,6 +34,11 @@ export interface StdioConnection {
 }
 
 const NEWLINE = 0x0a;
+/**
+ * Numbers the streams served by this process: their requests are keyed by it for cancellation. The
+ * NUL keeps it apart from HTTP session ids, which can never contain one.
+ */
+let streams = 0;
 
 export function serveStdio<Scope>(mcp: MiniMCP<Scope>, options: StdioOptions<Scope> = {}): StdioConnection {
   const input = options.input ?? process.stdin;
@@ -43,7 +47,7 @@ export function serveStdio<Scope>(mcp: MiniMCP<Scope>, options: StdioOptions<Sco
   const grace = options.shutdownGraceMs ?? 5_000;
   const out = batchWrites(guardStdout(output, options.guardStdout ?? output === process.stdout));
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  const connection: Connection = { id: randomUUID() };
+  const connection: Connection = { id: `\u0000stdio-${++streams}` };
   const shutdown = new Cancellation(); // every in-flight request listens to it: a light signal
   let active = 0;
   let drained: (() => void) | undefined;
