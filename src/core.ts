@@ -31,6 +31,9 @@ export interface Connection {
 
 export type Send = (message: JsonRpcMessage) => void;
 
+/** The method name of MiniMCP's callback-style dispatch, for the built-in transports (not public API). */
+export const ROUTE: unique symbol = Symbol('minimcp.route');
+
 export interface HandleOptions<Scope> {
   /** The channel back to the client for notifications and requests tied to this message. */
   send?: Send;

@@ -43,14 +43,24 @@ function modernize(error: McpError): McpError {
   return error;
 }
 
-/** Synchronous when the handler is; a returned promise never rejects. */
+/**
+ * Receives an outcome that was not ready at once. A callback rather than a promise: transports
+ * answer from it directly, and on Node 20 every promise pays AsyncLocalStorage's hooks.
+ */
+export type Deliver = (outcome: Outcome) => void;
+
+/**
+ * Returns the outcome when the handler answered synchronously; otherwise returns undefined and
+ * calls `deliver` exactly once, later.
+ */
 export function dispatchRequest<Scope>(
   core: Core<Scope>,
   id: RequestId,
   method: string,
   rawParams: JsonObject | undefined,
   opts: HandleOptions<Scope>,
-): Outcome | Promise<Outcome> {
+  deliver: Deliver,
+): Outcome | undefined {
   const headers = opts.headers;
   const versionHeader = headers?.get('mcp-protocol-version') ?? undefined;
   const sessionId = headers?.get('mcp-session-id') ?? undefined;
@@ -90,18 +100,23 @@ export function dispatchRequest<Scope>(
   const onAbort = (): void => execution.abort(signal?.reason ?? new Error('aborted'));
   signal?.addEventListener('abort', onAbort);
   let holdsSlot = false;
-  let finished = false;
   const cleanup = (): void => {
-    if (finished) return;
-    finished = true;
     if (holdsSlot) core.gate.release();
     if (key !== undefined) core.inFlight.delete(key, execution);
     signal?.removeEventListener('abort', onAbort);
     execution.finish();
   };
-  // An asynchronous outcome runs `cleanup` itself when it settles; a plain one is cleaned up here.
-  const run = (): Outcome | Promise<Outcome> => execute(core, spec, facts, execution, opts, cleanup);
-  let outcome: Outcome | Promise<Outcome>;
+  // Where a later outcome goes: the request is cleaned up first, as for one answered at once.
+  const later = (outcome: Outcome): void => {
+    cleanup();
+    try {
+      deliver(outcome);
+    } catch (error) {
+      core.reportError(error, infoOf(facts)); // the transport failed to answer; nothing else can
+    }
+  };
+  const run = (): Outcome | undefined => execute(core, spec, facts, execution, opts, later);
+  let outcome: Outcome | undefined;
   try {
     if (signal?.aborted) onAbort();
     if (spec.stream) {
@@ -114,45 +129,24 @@ export function dispatchRequest<Scope>(
       } else if (admitted === false) {
         outcome = errorOutcome(id, overloaded());
       } else {
-        outcome = admitted.then((ok) => {
-          let queued: Outcome | Promise<Outcome>;
+        admitted.then((ok) => {
+          let queued: Outcome | undefined;
           try {
             holdsSlot = ok;
             queued = !ok ? errorOutcome(id, overloaded()) : execution.aborted ? abortedOutcome(id, execution) : run();
           } catch (error) {
             queued = unexpected(core, facts, error);
           }
-          if (!(queued instanceof Promise)) cleanup();
-          return queued;
+          if (queued !== undefined) later(queued);
         });
+        return undefined;
       }
     }
   } catch (error) {
     outcome = unexpected(core, facts, error);
   }
-  if (!(outcome instanceof Promise)) cleanup();
+  if (outcome !== undefined) cleanup();
   return outcome;
-}
-
-/** Runs `next` once `loading` resolved; like every asynchronous outcome, it cleans up when it settles. */
-function afterLoading<Scope>(
-  loading: Promise<unknown>,
-  next: () => Outcome | Promise<Outcome>,
-  facts: RequestFacts,
-  core: Core<Scope>,
-  cleanup: () => void,
-): Promise<Outcome> {
-  return loading.then(
-    () => {
-      const outcome = next();
-      if (!(outcome instanceof Promise)) cleanup();
-      return outcome;
-    },
-    (error: unknown) => {
-      cleanup();
-      return failure(core, facts, error, undefined);
-    },
-  );
 }
 
 /** A failure outside the handler's own error path (a broken hook, a bug): logged, answered -32603. */
@@ -186,8 +180,8 @@ interface Running<Scope> {
   ctx: Context<Scope>;
   mrtr: MrtrBroker | undefined;
   principal: string;
-  /** Releases the request's slot and registrations once its answer is known. */
-  cleanup: () => void;
+  /** Takes the outcome once it is known (and releases the request's slot and registrations). */
+  later: (outcome: Outcome) => void;
 }
 
 /**
@@ -200,15 +194,22 @@ function execute<Scope>(
   facts: RequestFacts,
   execution: Execution,
   opts: HandleOptions<Scope>,
-  cleanup: () => void,
-): Outcome | Promise<Outcome> {
+  later: (outcome: Outcome) => void,
+): Outcome | undefined {
   const { id, method, params, era, modern } = facts;
   const connection = opts.connection;
   const retry = modern !== undefined && spec.mrtr === true && params.requestState !== undefined;
   const loading = retry ? loadNodeCrypto() : undefined;
   if (loading) {
-    const next = (): Outcome | Promise<Outcome> => (execution.aborted ? abortedOutcome(id, execution) : execute(core, spec, facts, execution, opts, cleanup));
-    return afterLoading(loading, next, facts, core, cleanup);
+    // Opening the MRTR state needs node:crypto, loaded on the first round; then this runs again.
+    loading.then(
+      () => {
+        const outcome = execution.aborted ? abortedOutcome(id, execution) : execute(core, spec, facts, execution, opts, later);
+        if (outcome !== undefined) later(outcome);
+      },
+      (error: unknown) => later(failure(core, facts, error, undefined)),
+    );
+    return undefined;
   }
   let ctx: Context<Scope> | undefined;
   try {
@@ -244,7 +245,7 @@ function execute<Scope>(
     // Without hooks the method runs directly; a synchronous result (lists, ping) needs no race at all.
     const run = (): JsonObject | Promise<JsonObject> => (core.hooks.length ? runHandler(core, spec, call, infoOf(facts)) : spec.run(core, call));
     const work = core.settings.asyncContext ? runWithContext(ctx as Context<unknown>, run) : run();
-    if (work instanceof Promise) return settle({ core, spec, facts, execution, ctx, mrtr, principal, cleanup }, work);
+    if (work instanceof Promise) return settle({ core, spec, facts, execution, ctx, mrtr, principal, later }, work);
     return ok(id, shape(core, spec, modern, work));
   } catch (error) {
     return failure(core, facts, error, ctx);
@@ -257,37 +258,35 @@ function execute<Scope>(
  * idle clock: it ends cleanly when its handler returns. (A synchronous handler cannot go idle, so the
  * clock starts here.)
  */
-function settle<Scope>(run: Running<Scope>, work: Promise<JsonObject>): Promise<Outcome> {
+function settle<Scope>(run: Running<Scope>, work: Promise<JsonObject>): undefined {
   const { core, spec, facts, execution } = run;
   if (!spec.stream) core.idle.watch(execution);
-  return new Promise<Outcome>((resolve) => {
-    let done = false;
-    const finish = (outcome: () => Outcome): void => {
-      if (done) return;
-      done = true;
-      core.idle.unwatch(execution);
-      let answer: Outcome;
-      try {
-        answer = outcome();
-      } catch (error) {
-        answer = failure(core, facts, error, run.ctx);
-      }
-      run.cleanup();
-      resolve(answer);
-    };
-    work.then(
-      (result) => finish(() => ok(facts.id, shape(core, spec, facts.modern, result))),
-      (error: unknown) => finish(() => failure(core, facts, error, run.ctx)),
-    );
-    if (!spec.stream) {
-      execution.onInterrupt((why) => {
-        // Sealing the MRTR state needs node:crypto, loaded on the first round.
-        const loading = why === 'input' ? loadNodeCrypto() : undefined;
-        if (loading === undefined) return finish(() => interrupted(run, why));
-        loading.then(() => finish(() => interrupted(run, why)), (error: unknown) => finish(() => failure(core, facts, error, run.ctx)));
-      });
+  let done = false;
+  const finish = (outcome: () => Outcome): void => {
+    if (done) return;
+    done = true;
+    core.idle.unwatch(execution);
+    let answer: Outcome;
+    try {
+      answer = outcome();
+    } catch (error) {
+      answer = failure(core, facts, error, run.ctx);
     }
-  });
+    run.later(answer);
+  };
+  work.then(
+    (result) => finish(() => ok(facts.id, shape(core, spec, facts.modern, result))),
+    (error: unknown) => finish(() => failure(core, facts, error, run.ctx)),
+  );
+  if (!spec.stream) {
+    execution.onInterrupt((why) => {
+      // Sealing the MRTR state needs node:crypto, loaded on the first round.
+      const loading = why === 'input' ? loadNodeCrypto() : undefined;
+      if (loading === undefined) return finish(() => interrupted(run, why));
+      loading.then(() => finish(() => interrupted(run, why)), (error: unknown) => finish(() => failure(core, facts, error, run.ctx)));
+    });
+  }
+  return undefined;
 }
 
 function interrupted<Scope>(run: Running<Scope>, why: Interrupt): Outcome {

@@ -7,8 +7,8 @@ import { PendingRequests } from './context/client-requests.js';
 import { RequestRegistry } from './context/in-flight.js';
 import { ConcurrencyGate, IdleSweeper } from './context/limits.js';
 import { RequestStateCodec } from './context/request-state.js';
-import type { CacheSettings, Core, HandleOptions, Hooks, Outcome, RequestInfo } from './core.js';
-import { NO_REPLY, dispatchRequest, errorOutcome } from './dispatch.js';
+import { ROUTE, type CacheSettings, type Core, type HandleOptions, type Hooks, type Outcome, type RequestInfo } from './core.js';
+import { NO_REPLY, dispatchRequest, errorOutcome, type Deliver } from './dispatch.js';
 import { ErrorCode, McpError, internalError, invalidRequest } from './protocol/errors.js';
 import { parseJson, readEnvelope, serializeMessage, type JsonObject } from './protocol/jsonrpc.js';
 import { PromptRegistry, type PromptArgument, type PromptHandler, type PromptOptions } from './primitives/prompts.js';
@@ -240,6 +240,17 @@ export class MiniMCP<Scope = unknown> {
    * throws and a returned promise never rejects.
    */
   dispatch(message: unknown, opts: HandleOptions<Scope> = {}): Outcome | Promise<Outcome> {
+    let resolve: ((outcome: Outcome) => void) | undefined;
+    const now = this[ROUTE](message, opts, (outcome) => resolve!(outcome));
+    return now ?? new Promise<Outcome>((r) => (resolve = r)); // `deliver` is never called before this returns
+  }
+
+  /**
+   * The built-in transports' `dispatch()`: an outcome that is not ready at once goes to `deliver`
+   * (exactly once, later) instead of into a promise, which saves two promises per asynchronous
+   * request. Returns the outcome when it is ready at once, otherwise undefined.
+   */
+  [ROUTE](message: unknown, opts: HandleOptions<Scope>, deliver: Deliver): Outcome | undefined {
     try {
       let value = message;
       if (typeof message === 'string') {
@@ -252,7 +263,7 @@ export class MiniMCP<Scope = unknown> {
         case 'invalid':
           return errorOutcome(envelope.id, envelope.error);
         case 'request':
-          return dispatchRequest(this.#core, envelope.id, envelope.method, envelope.params, opts);
+          return dispatchRequest(this.#core, envelope.id, envelope.method, envelope.params, opts, deliver);
         case 'notification':
           this.#onNotification(envelope.method, envelope.params, opts);
           return NO_REPLY;

@@ -6,7 +6,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { notificationOf } from '../bus.js';
 import { Cancellation } from '../context/cancellation.js';
-import type { Connection, Outcome, Send } from '../core.js';
+import { ROUTE, type Connection, type Outcome, type Send } from '../core.js';
 import { ErrorCode, McpError } from '../protocol/errors.js';
 import { errorResponse, serializeMessage, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { MiniMCP } from '../server.js';
@@ -70,8 +70,11 @@ export function serveStdio<Scope>(mcp: MiniMCP<Scope>, options: StdioOptions<Sco
   });
 
   const answer = ({ reply }: Outcome): void => {
-    if (reply !== undefined) send(reply as unknown as JsonRpcMessage);
-    finished();
+    try {
+      if (reply !== undefined) send(reply as unknown as JsonRpcMessage);
+    } finally {
+      finished(); // counted even if the write failed, so shutdown never waits for it
+    }
   };
 
   const handleLine = (bytes: Uint8Array): void => {
@@ -83,9 +86,8 @@ export function serveStdio<Scope>(mcp: MiniMCP<Scope>, options: StdioOptions<Sco
     }
     if (text.trim() === '') return;
     active++;
-    const outcome = mcp.dispatch(text, { send, connection, scope: options.scope, signal: shutdown });
-    if (outcome instanceof Promise) outcome.then(answer, finished);
-    else answer(outcome);
+    const outcome = mcp[ROUTE](text, { send, connection, scope: options.scope, signal: shutdown }, answer);
+    if (outcome !== undefined) answer(outcome);
   };
 
   // Bytes are split on '\n' before decoding, so a multi-byte character is never cut in half.

@@ -3,7 +3,7 @@
  * dispatch, the JSON / SSE switch, session ids, keep-alives and 2025 stream resumption (SEP-1699).
  * Adapters only move bytes.
  */
-import type { Connection, Outcome, Send } from '../../core.js';
+import { ROUTE, type Connection, type Outcome, type Send } from '../../core.js';
 import { serializeMessage, type RequestId } from '../../protocol/jsonrpc.js';
 import { detectEra } from '../../protocol/versions.js';
 import type { MiniMCP } from '../../server.js';
@@ -152,13 +152,15 @@ class PostExchange<Scope> implements BodySink {
         signal = sse;
       }
 
-      const outcome = this.mcp.dispatch(value, { send, closeStream, scope: this.#scope, signal, headers: ex, connection });
-      if (outcome instanceof Promise) outcome.then((done) => this.answer(done), (error: unknown) => this.fail(error));
-      else this.answer(outcome);
+      const outcome = this.mcp[ROUTE](value, { send, closeStream, scope: this.#scope, signal, headers: ex, connection }, this.answerLater);
+      if (outcome !== undefined) this.answer(outcome);
     } catch (error) {
       this.fail(error);
     }
   }
+
+  /** Where an outcome that was not ready at once arrives. */
+  readonly answerLater = (outcome: Outcome): void => this.answer(outcome);
 
   answer(outcome: Outcome): void {
     const { ex } = this;
