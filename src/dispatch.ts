@@ -115,7 +115,8 @@ export function dispatchRequest<Scope>(
       core.reportError(error, infoOf(facts)); // the transport failed to answer; nothing else can
     }
   };
-  const run = (): Outcome | undefined => execute(core, spec, facts, execution, opts, later);
+  // A request already cancelled (a dead connection, a cancel while queued) never starts its handler.
+  const run = (): Outcome | undefined => (execution.aborted ? abortedOutcome(id, execution) : execute(core, spec, facts, execution, opts, later));
   let outcome: Outcome | undefined;
   try {
     if (signal?.aborted) onAbort();
@@ -133,7 +134,7 @@ export function dispatchRequest<Scope>(
           let queued: Outcome | undefined;
           try {
             holdsSlot = ok;
-            queued = !ok ? errorOutcome(id, overloaded()) : execution.aborted ? abortedOutcome(id, execution) : run();
+            queued = ok ? run() : errorOutcome(id, overloaded());
           } catch (error) {
             queued = unexpected(core, facts, error);
           }

@@ -252,12 +252,15 @@ describe('cancellation', () => {
 
   it('an already aborted opts.signal never runs the handler and answers -32603', async () => {
     const mcp = new MiniMCP(base);
+    let ran = false;
     mcp.tool('slow', {}, async () => {
+      ran = true;
       await sleep(20);
       return 'x';
     });
     const outcome = await mcp.dispatch(req('tools/call', { name: 'slow' }), { signal: AbortSignal.abort() });
     expect(outcome).toEqual({ reply: { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Request cancelled' } }, status: 200 });
+    expect(ran).toBe(false);
   });
 
   it('ctx.signal is aborted once the request finished', async () => {
