@@ -7,22 +7,22 @@
  * sizeable part of a cold start and most requests never need it. `loadNodeCrypto()` must have
  * resolved before `paramsDigest`, `seal` or `open` run; the dispatcher waits for it when needed.
  */
-type NodeCrypto = typeof import('node:crypto');
-let nodeCrypto: NodeCrypto | undefined;
-let loading: Promise<NodeCrypto> | undefined;
-
-/** Resolves once node:crypto is loaded; undefined when it already is (the usual case, no promise). */
-export function loadNodeCrypto(): Promise<NodeCrypto> | undefined {
-  if (nodeCrypto !== undefined) return undefined;
-  return (loading ??= import('node:crypto').then((module) => (nodeCrypto = module)));
-}
-
-function loaded(): NodeCrypto {
-  if (nodeCrypto === undefined) throw new Error('node:crypto is not loaded yet: await loadNodeCrypto() first');
-  return nodeCrypto;
-}
+import { lazyModule } from '../lazy-module.js';
 import { invalidParams } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
+
+const nodeCrypto = lazyModule(() => import('node:crypto'));
+
+/** Resolves once node:crypto is loaded; undefined when it already is (the usual case, no promise). */
+export function loadNodeCrypto(): Promise<unknown> | undefined {
+  return nodeCrypto.loaded === undefined ? nodeCrypto.load() : undefined;
+}
+
+function loaded(): typeof import('node:crypto') {
+  const crypto = nodeCrypto.loaded;
+  if (crypto === undefined) throw new Error('node:crypto is not loaded yet: await loadNodeCrypto() first');
+  return crypto;
+}
 
 interface StatePayload {
   v: 1;

@@ -119,7 +119,7 @@ export class ToolRegistry<Scope> extends Registry<ToolEntry<Scope>> {
 }
 
 /** A promise or any other thenable a handler may return. */
-export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   value instanceof Promise || (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function');
 
 /**

@@ -5,6 +5,7 @@
  * background: a server whose schemas are all Zod or Valibot never pays for it at start-up.
  */
 import type { Schema, SchemaDraft, Validator } from '@cfworker/json-schema';
+import { lazyModule } from '../lazy-module.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { CompiledSchema, Validation } from './standard-schema.js';
 
@@ -33,12 +34,7 @@ function describe(errors: { instanceLocation: string; error: string }[]): string
 }
 
 type ValidatorModule = typeof import('@cfworker/json-schema');
-let validatorModule: ValidatorModule | undefined;
-let loading: Promise<ValidatorModule> | undefined;
-
-function loadValidator(): Promise<ValidatorModule> {
-  return (loading ??= import('@cfworker/json-schema').then((module) => (validatorModule = module)));
-}
+const validatorModule = lazyModule(() => import('@cfworker/json-schema'));
 
 /**
  * Compiles a raw JSON Schema; the object published on the wire stays exactly as given. Until the
@@ -54,12 +50,12 @@ export function compileJsonSchema(schema: JsonObject): CompiledSchema {
     const result = validator.validate(value);
     return result.valid ? { ok: true, value } : { ok: false, message: describe(result.errors) };
   };
-  if (validatorModule === undefined) loadValidator().catch(() => {}); // a failure surfaces on the first validate
+  if (validatorModule.loaded === undefined) validatorModule.load().catch(() => {}); // a failure surfaces on the first validate
   return {
     jsonSchema: schema,
     validate(value) {
-      const module = validatorModule;
-      return module !== undefined ? check(value, module) : loadValidator().then((loaded) => check(value, loaded));
+      const module = validatorModule.loaded;
+      return module !== undefined ? check(value, module) : validatorModule.load().then((loaded) => check(value, loaded));
     },
   };
 }
