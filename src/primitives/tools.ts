@@ -1,6 +1,6 @@
 /** Tools: registration (schemas compiled once), listing, and a call that never throws for bad input. */
 import type { Context } from '../context/context.js';
-import { ProtocolError } from '../context/client-requests.js';
+import { ProtocolError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { paramHeadersOf, type ParamHeader } from '../protocol/standard-headers.js';
 import {

@@ -6,7 +6,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { notificationOf } from '../bus.js';
 import { Cancellation } from '../context/cancellation.js';
-import { ROUTE, type Connection, type Outcome, type Send } from '../core.js';
+import type { Connection, MessageFacts, Outcome, OutcomeSink, Send } from '../core.js';
 import { ErrorCode, McpError } from '../protocol/errors.js';
 import { errorResponse, serializeMessage, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { MiniMCP } from '../server.js';
@@ -76,6 +76,9 @@ export function serveStdio<Scope>(mcp: MiniMCP<Scope>, options: StdioOptions<Sco
       finished(); // counted even if the write failed, so shutdown never waits for it
     }
   };
+  // Every line of this stream shares its facts and its sink: nothing is built per message.
+  const facts: MessageFacts<Scope> = { send, connection, scope: options.scope, signal: shutdown };
+  const sink: OutcomeSink = { deliver: answer };
 
   const handleLine = (bytes: Uint8Array): void => {
     let text: string;
@@ -86,7 +89,7 @@ export function serveStdio<Scope>(mcp: MiniMCP<Scope>, options: StdioOptions<Sco
     }
     if (text.trim() === '') return;
     active++;
-    const outcome = mcp[ROUTE](text, { send, connection, scope: options.scope, signal: shutdown }, answer);
+    const outcome = mcp.route(text, facts, sink);
     if (outcome !== undefined) answer(outcome);
   };
 

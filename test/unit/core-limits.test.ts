@@ -1,6 +1,6 @@
 /** Limits every request passes through: the idle timeout, the concurrency gate, cancellation and abort. */
 import { describe, expect, it } from 'vitest';
-import { IdleSweeper, type Idle } from '../../src/context/limits.js';
+import { IdleSweeper, type Idle } from '../../src/request/limits.js';
 import { MiniMCP, type Connection } from '../../src/index.js';
 
 const base = { name: 'limits', version: '1.0.0', onError: () => {} };
@@ -263,15 +263,28 @@ describe('cancellation', () => {
     expect(ran).toBe(false);
   });
 
-  it('ctx.signal is aborted once the request finished', async () => {
+  it('ctx.signal is not aborted when the request finished normally (only cancel, disconnect, timeout, shutdown abort it)', async () => {
     const mcp = new MiniMCP(base);
-    let signal: AbortSignal | undefined;
+    const signals: AbortSignal[] = [];
+    let aborts = 0;
+    const keep = (signal: AbortSignal) => {
+      signals.push(signal);
+      signal.addEventListener('abort', () => aborts++);
+    };
     mcp.tool('quick', {}, (_a, ctx) => {
-      signal = ctx.signal;
-      expect(ctx.signal.aborted).toBe(false);
+      keep(ctx.signal);
       return 'q';
     });
+    mcp.tool('later', {}, async (_a, ctx) => {
+      keep(ctx.signal);
+      await sleep(1);
+      return 'l';
+    });
     await mcp.handle(req('tools/call', { name: 'quick' }));
-    expect(signal?.aborted).toBe(true);
+    await mcp.handle(req('tools/call', { name: 'later' }, 2));
+    await sleep(5);
+    expect(signals).toHaveLength(2);
+    expect(signals.map((s) => s.aborted)).toEqual([false, false]);
+    expect(aborts).toBe(0);
   });
 });

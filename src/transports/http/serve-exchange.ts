@@ -3,9 +3,10 @@
  * dispatch, the JSON / SSE switch, session ids, keep-alives and 2025 stream resumption (SEP-1699).
  * Adapters only move bytes.
  */
-import { ROUTE, type Connection, type Outcome, type Send } from '../../core.js';
-import { serializeMessage, type RequestId } from '../../protocol/jsonrpc.js';
-import { detectEra } from '../../protocol/versions.js';
+import type { Connection, Outcome, OutcomeSink, Send } from '../../core.js';
+import { decideEra } from '../../protocol/era.js';
+import { isObject, serializeMessage, type JsonObject, type RequestId } from '../../protocol/jsonrpc.js';
+import type { Era } from '../../protocol/versions.js';
 import type { MiniMCP } from '../../server.js';
 import type { StreamReader } from './event-store.js';
 import type { CancelSignal } from '../../context/cancellation.js';
@@ -36,6 +37,12 @@ function idOf(value: unknown): RequestId | null {
 function methodOf(value: unknown): string | undefined {
   const method = typeof value === 'object' && value !== null ? (value as { method?: unknown }).method : undefined;
   return typeof method === 'string' ? method : undefined;
+}
+
+/** The params of a request, read without trusting its shape. */
+function paramsOf(value: unknown): JsonObject | undefined {
+  const params = (value as { params?: unknown }).params;
+  return isObject(params) ? params : undefined;
 }
 
 /**
@@ -77,8 +84,11 @@ export function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex
   }
 }
 
-/** A POST from its scope to its answer; each step is a method, so no closure is built per request. */
-class PostExchange<Scope> implements BodySink {
+/**
+ * A POST from its scope to its answer; each step is a method, so no closure is built per request.
+ * It is the request's outcome sink too.
+ */
+class PostExchange<Scope> implements BodySink, OutcomeSink {
   accepts = 0;
   #scope: Scope | undefined;
   /** The request's id, for the 500 answer if something breaks. */
@@ -145,24 +155,24 @@ class PostExchange<Scope> implements BodySink {
       let signal: CancelSignal | undefined = isRequest ? ex.signal : undefined;
       let send: Send | undefined;
       let closeStream: (() => void) | undefined;
+      // The era is decided once, here; the core and the SSE stream reuse it.
+      const era: Era | undefined = isRequest ? decideEra(paramsOf(value), ex) : undefined;
       if (isRequest && settings.streamable && this.accepts & ACCEPTS_SSE) {
-        const sse = (this.#stream = new PostStream(ex, settings, value, sessionHeader));
+        const sse = (this.#stream = new PostStream(ex, settings, era === 'legacy', sessionHeader));
         send = (message) => sse.send(message);
         closeStream = () => sse.close();
         signal = sse;
       }
 
-      const outcome = this.mcp[ROUTE](value, { send, closeStream, scope: this.#scope, signal, headers: ex, connection }, this.answerLater);
-      if (outcome !== undefined) this.answer(outcome);
+      const outcome = this.mcp.route(value, { send, closeStream, scope: this.#scope, signal, headers: ex, connection, era }, this);
+      if (outcome !== undefined) this.deliver(outcome);
     } catch (error) {
       this.fail(error);
     }
   }
 
-  /** Where an outcome that was not ready at once arrives. */
-  readonly answerLater = (outcome: Outcome): void => this.answer(outcome);
-
-  answer(outcome: Outcome): void {
+  /** The request's outcome, at once or later: JSON, the end of the SSE stream, or 202. */
+  deliver(outcome: Outcome): void {
     const { ex } = this;
     try {
       const reply = outcome.reply;
@@ -205,7 +215,7 @@ class PostExchange<Scope> implements BodySink {
  */
 async function resume(settings: Settings, ex: Exchange<unknown>, lastEventId: string): Promise<void> {
   const session = ex.get('mcp-session-id');
-  if (detectEra(undefined, { protocolVersionHeader: ex.get('mcp-protocol-version'), sessionId: session }) === 'modern') {
+  if (decideEra(undefined, ex) === 'modern') {
     return refuse(ex, 405, -32600, 'Method Not Allowed: this MCP endpoint only accepts POST', { allow: 'POST' }); // 2026 has no GET
   }
   if (!(acceptedTypes(ex.get('accept')) & ACCEPTS_SSE)) return refuse(ex, 406, -32600, 'Not Acceptable: Accept must allow text/event-stream');

@@ -6,6 +6,7 @@
  * gains nothing the client could not have declared in `initialize`.
  */
 import type { Connection } from '../../core.js';
+import { isObject } from '../../protocol/jsonrpc.js';
 import type { ClientCapabilities, Implementation } from '../../types.js';
 
 const MAX_LENGTH = 1024;
@@ -55,7 +56,6 @@ export function mintSessionId(connection: Connection): string {
   return random; // parses back as "capabilities unknown"
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function decode(header: string): Connection {
   const dot = header.indexOf('.');
