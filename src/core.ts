@@ -6,6 +6,7 @@ import type { Context } from './context/context.js';
 import type { ConcurrencyGate, IdleSweeper } from './request/limits.js';
 import type { RequestRegistry } from './request/in-flight.js';
 import type { RequestStateCodec } from './context/request-state.js';
+import type { SessionCodec } from './context/sessions.js';
 import type { McpError } from './protocol/errors.js';
 import type { JsonObject, JsonRpcMessage, RequestId } from './protocol/jsonrpc.js';
 import type { HeaderLookup } from './protocol/standard-headers.js';
@@ -58,6 +59,14 @@ export interface MessageFacts<Scope = unknown> {
   era?: Era;
   /** 2025 era: the transport's per-connection state (stdio keeps one per stream). */
   connection?: Connection;
+  /**
+   * 2025 era, for transports without a connection object (HTTP): the session id the client
+   * presented (`Mcp-Session-Id`). The core checks it (signed, bound to the principal) and serves the
+   * request on the session it names; one that names none is answered 404.
+   */
+  session?: string;
+  /** The transport can hand a session id to the client (HTTP): a successful 2025 `initialize` then gets one in `Outcome.session`. */
+  sessions?: boolean;
   /** 2025 HTTP SSE only (SEP-1699): ends the response stream early; the rest is delivered on a resuming GET. */
   closeStream?: () => void;
 }
@@ -77,6 +86,8 @@ export interface OutcomeSink {
 export interface Outcome {
   reply: JsonObject | undefined;
   status: number;
+  /** A new 2025 session id for the client (only when the facts said `sessions: true`): HTTP sends it as `Mcp-Session-Id`. */
+  session?: string;
 }
 
 export interface RequestInfo {
@@ -117,6 +128,7 @@ export interface Core<Scope> {
   /** Open `subscriptions/listen` streams, and how many may be open at once. */
   readonly streams: { open: number; readonly max: number };
   readonly stateCodec: RequestStateCodec;
+  readonly sessions: SessionCodec;
   readonly hooks: Hooks<Scope>[];
   readonly settings: {
     pageSize: number;

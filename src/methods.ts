@@ -11,7 +11,8 @@ import { paginate } from './primitives/pagination.js';
 import { renderPrompt } from './primitives/prompts.js';
 import { runTool } from './primitives/tools.js';
 import { hasCapability } from './context/client-requests.js';
-import { levelRank, type ClientCapabilities, type Implementation, type LoggingLevel } from './types.js';
+import { clientInfoOf } from './context/sessions.js';
+import { levelRank, type ClientCapabilities, type LoggingLevel } from './types.js';
 
 export interface MethodSpec {
   /** Which eras serve it: 2026 removed some methods and added others. */
@@ -95,7 +96,7 @@ function initialize(core: Core<any>, call: MethodCall<any>): JsonObject {
   if (call.connection) {
     call.connection.protocolVersion = protocolVersion;
     call.connection.clientCapabilities = (call.params.capabilities ?? {}) as ClientCapabilities;
-    call.connection.clientInfo = call.params.clientInfo as Implementation | undefined;
+    call.connection.clientInfo = clientInfoOf(call.params.clientInfo);
   }
   const result: JsonObject = { protocolVersion, capabilities: core.capabilities('legacy'), serverInfo: core.info };
   if (core.instructions !== undefined) result.instructions = core.instructions;

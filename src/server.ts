@@ -4,14 +4,15 @@
  */
 import { MemoryBus, type NotificationBus } from './bus.js';
 import { PendingRequests } from './context/client-requests.js';
-import { RequestStateCodec } from './context/request-state.js';
+import { RequestStateCodec, Signer, loadNodeCrypto } from './context/request-state.js';
+import { SessionCodec } from './context/sessions.js';
 import type { CacheSettings, Core, Hooks, MessageFacts, Outcome, OutcomeSink, RequestInfo } from './core.js';
 import { Call, ownerKey } from './request/call.js';
 import { RequestRegistry } from './request/in-flight.js';
 import { ConcurrencyGate, IdleSweeper } from './request/limits.js';
 import { NO_REPLY, errorOutcome } from './request/outcome.js';
 import { ErrorCode, McpError, internalError, invalidRequest } from './protocol/errors.js';
-import { parseJson, readEnvelope, serializeMessage, type JsonObject } from './protocol/jsonrpc.js';
+import { parseJson, readEnvelope, serializeMessage, type JsonObject, type RequestId } from './protocol/jsonrpc.js';
 import { PromptRegistry, type PromptArgument, type PromptHandler, type PromptOptions } from './primitives/prompts.js';
 import {
   ResourceRegistry, type ResourceOptions, type ResourceReader, type TemplateOptions, type TemplateReader,
@@ -45,7 +46,10 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   pageSize?: number;
   /** 2026 cache hints for discover, each list and reads (defaults: lists 60 s public, reads 0 private). */
   cache?: Partial<CacheSettings>;
-  /** MRTR requestState signing. Set `secret` when several instances serve the same clients. */
+  /**
+   * The secret that signs MRTR requestState and 2025 session ids. Set `secret` (32 bytes or more)
+   * when several instances serve the same clients, so each accepts what the others signed.
+   */
   requestState?: { secret?: string | Uint8Array; ttlMs?: number };
   /**
    * Who is asking, from the scope (e.g. the verified token's subject). MRTR state, 2025 sessions,
@@ -117,6 +121,7 @@ export class MiniMCP<Scope = unknown> {
       this.#capabilities = undefined;
       bus.publish({ type: `${type}/list_changed` });
     };
+    const signer = new Signer(options.requestState?.secret);
     const onError = options.onError ?? ((error, request) => console.error(`[minimcp] ${request?.method ?? 'transport'} failed:`, error));
     this.#core = {
       info,
@@ -135,7 +140,8 @@ export class MiniMCP<Scope = unknown> {
       ),
       idle: new IdleSweeper(idleTimeoutMs),
       streams: { open: 0, max: positiveInt(options, 'maxStreams', 1_000) },
-      stateCodec: new RequestStateCodec(options.requestState?.secret, positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
+      stateCodec: new RequestStateCodec(signer, positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
+      sessions: new SessionCodec(signer),
       hooks: [],
       settings: {
         pageSize: positiveInt(options, 'pageSize', 100, 10_000),
@@ -285,8 +291,11 @@ export class MiniMCP<Scope = unknown> {
           this.#onNotification(envelope.method, envelope.params, facts);
           return NO_REPLY;
         case 'response': {
-          const owner = ownerKey(this.#principalOf(facts), facts.connection?.id);
-          if (this.#core.pending.settle(envelope.id, owner, envelope.result, envelope.error)) return NO_REPLY;
+          const principal = this.#principalOf(facts);
+          const connectionId = this.#connectionId(facts, principal);
+          if (connectionId !== null && this.#core.pending.settle(envelope.id, ownerKey(principal, connectionId), envelope.result, envelope.error)) {
+            return NO_REPLY;
+          }
           return errorOutcome(envelope.id, invalidRequest('Invalid Request: no request is waiting for this response'));
         }
       }
@@ -296,8 +305,24 @@ export class MiniMCP<Scope = unknown> {
     }
   }
 
+  /** Who is asking, by the `principal` option ('' when it is unset or says nothing): what transports key per-principal state by. */
+  principalOf(scope: Scope | undefined): string {
+    return this.#core.principalOf(scope);
+  }
+
   #principalOf(facts: MessageFacts<Scope>): string {
     return facts.principal ?? this.#core.principalOf(facts.scope);
+  }
+
+  /**
+   * The connection a notification or client response belongs to: the transport's, or the session it
+   * presented. null when it presented one that names no session of this principal: nothing matches.
+   */
+  #connectionId(facts: MessageFacts<Scope>, principal: string): string | undefined | null {
+    if (facts.connection !== undefined || facts.session === undefined) return facts.connection?.id;
+    // Without node:crypto loaded, this process minted no session: nothing here can belong to one.
+    if (loadNodeCrypto() !== undefined) return null;
+    return this.#core.sessions.open(facts.session, principal)?.id ?? null;
   }
 
   #onNotification(method: string, params: JsonObject | undefined, facts: MessageFacts<Scope>): void {
@@ -305,8 +330,10 @@ export class MiniMCP<Scope = unknown> {
       if (facts.connection) facts.connection.initialized = true;
     } else if (method === 'notifications/cancelled') {
       const id = params?.requestId;
-      if (typeof id === 'string' || typeof id === 'number') {
-        const key = RequestRegistry.key(this.#principalOf(facts), facts.connection?.id, id);
+      const principal = typeof id === 'string' || typeof id === 'number' ? this.#principalOf(facts) : undefined;
+      const connectionId = principal === undefined ? null : this.#connectionId(facts, principal);
+      if (connectionId !== null) {
+        const key = RequestRegistry.key(principal!, connectionId, id as RequestId);
         this.#core.inFlight.cancel(key, typeof params?.reason === 'string' ? params.reason : 'cancelled by the client');
       }
     }

@@ -10,10 +10,10 @@
 import { MrtrBroker, StreamBroker, type InputBroker } from '../context/client-requests.js';
 import { Context, runWithContext, type ClientFacts, type ContextHost } from '../context/context.js';
 import { loadNodeCrypto } from '../context/request-state.js';
-import type { Core, MessageFacts, MethodCall, OutcomeSink, Outcome, RequestInfo } from '../core.js';
+import type { Connection, Core, MessageFacts, MethodCall, OutcomeSink, Outcome, RequestInfo } from '../core.js';
 import { METHODS, type MethodSpec } from '../methods.js';
 import { admitEra, decideEra, type ModernMeta } from '../protocol/era.js';
-import { ErrorCode, McpError, internalError, invalidParams } from '../protocol/errors.js';
+import { ErrorCode, McpError, internalError, invalidParams, invalidRequest } from '../protocol/errors.js';
 import { isObject, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
 import type { Era } from '../protocol/versions.js';
 import { levelRank, type ClientCapabilities, type Implementation } from '../types.js';
@@ -55,6 +55,10 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   #answers: JsonObject | undefined;
   #broker: InputBroker | undefined;
   #client: ClientFacts | undefined;
+  /** 2025: the transport's connection, or the one the presented session names, or a new one for `initialize`. */
+  #connection: Connection | undefined;
+  /** A successful `initialize` mints a session id for the transport to hand out. */
+  #minting = false;
 
   constructor(
     core: Core<Scope>,
@@ -77,8 +81,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   get headers(): MessageFacts['headers'] {
     return this.#facts.headers;
   }
-  get connection(): MessageFacts['connection'] {
-    return this.#facts.connection;
+  get connection(): Connection | undefined {
+    return this.#connection;
   }
   get send(): MessageFacts['send'] {
     return this.#facts.send;
@@ -89,6 +93,15 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
 
   /** Runs the request: the Outcome when it is ready at once, otherwise undefined and the sink gets it later. */
   run(): Outcome | undefined {
+    const facts = this.#facts;
+    // Sessions are signed: the first one this process sees loads node:crypto, then the request goes on.
+    const loading = facts.connection === undefined && (facts.session !== undefined || (facts.sessions === true && this.method === 'initialize'))
+      ? loadNodeCrypto()
+      : undefined;
+    if (loading) {
+      loading.then(() => this.#later(true), (error: unknown) => this.#reply(this.#unexpected(error)));
+      return undefined;
+    }
     let outcome: Outcome | undefined;
     try {
       outcome = this.admit() ?? this.#enter();
@@ -98,17 +111,39 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     return outcome === undefined ? undefined : this.finish(outcome);
   }
 
-  /** The era (reused when the transport decided it), the 2026 ladder and the method table. A refusal is an Outcome. */
+  /**
+   * Who asks, the era (reused when the transport decided it), the session, the 2026 ladder and the
+   * method table. A refusal is an Outcome; undefined means go on.
+   */
   admit(): Outcome | undefined {
     const facts = this.#facts;
+    this.#principal = facts.principal ?? this.#core.principalOf(facts.scope);
     const era = facts.era ?? decideEra(this.params, facts.headers);
-    const refusal = admitEra(this, era, this.method, this.params, facts.headers, facts.connection?.protocolVersion);
+    const unknown = this.#openSession(era);
+    if (unknown) return errorOutcome(this.id, unknown);
+    const refusal = admitEra(this, era, this.method, this.params, facts.headers, this.#connection?.protocolVersion);
     if (refusal) return errorOutcome(this.id, refusal);
     const spec = METHODS.get(this.method);
     if (!spec || (spec.eras !== 'both' && spec.eras !== era) || (spec.enabled && !spec.enabled(this.#core))) {
       return errorOutcome(this.id, methodNotFound(this.method, era));
     }
     this.#spec = spec;
+    return undefined;
+  }
+
+  /** 2025: the session the client presented, checked for this principal; 2026 requests ignore one. */
+  #openSession(era: Era): McpError | undefined {
+    const facts = this.#facts;
+    this.#connection = facts.connection;
+    if (facts.connection !== undefined || era === 'modern') return undefined;
+    if (facts.session !== undefined) {
+      this.#connection = this.#core.sessions.open(facts.session, this.#principal);
+      return this.#connection ? undefined : invalidRequest('Session not found: start a new one with initialize', 404);
+    }
+    if (facts.sessions === true && this.method === 'initialize') {
+      this.#connection = {};
+      this.#minting = true;
+    }
     return undefined;
   }
 
@@ -122,9 +157,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   #enter(): Outcome | undefined {
     const core = this.#core;
     const facts = this.#facts;
-    this.#principal = facts.principal ?? core.principalOf(facts.scope);
-    if (facts.connection !== undefined || facts.headers === undefined) {
-      this.#cancelKey = RequestRegistry.key(this.#principal, facts.connection?.id, this.id);
+    const connection = this.#connection;
+    if (connection !== undefined || facts.headers === undefined) {
+      this.#cancelKey = RequestRegistry.key(this.#principal, connection?.id, this.id);
       core.inFlight.add(this.#cancelKey, this);
     }
     const signal = facts.signal;
@@ -179,10 +214,11 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     }
   }
 
-  #later(): void {
+  /** Goes on once node:crypto is loaded: from the start, or from `start()`. */
+  #later(fromAdmission = false): void {
     let outcome: Outcome | undefined;
     try {
-      outcome = this.start();
+      outcome = fromAdmission ? (this.admit() ?? this.#enter()) : this.start();
     } catch (error) {
       outcome = this.#unexpected(error);
     }
@@ -257,7 +293,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
 
   #result(result: JsonObject): Outcome {
     try {
-      return resultOutcome(this.id, shape(this.#core.settings.cache, this.#spec.cache, this.modern !== undefined, result));
+      const outcome = resultOutcome(this.id, shape(this.#core.settings.cache, this.#spec.cache, this.modern !== undefined, result));
+      if (this.#minting) outcome.session = this.#core.sessions.mint(this.#connection!, this.#principal);
+      return outcome;
     } catch (error) {
       return this.#failure(error);
     }
@@ -322,7 +360,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   get client(): ClientFacts {
     if (this.#client) return this.#client;
     const modern = this.modern;
-    const connection = this.#facts.connection;
+    const connection = this.#connection;
     return (this.#client = modern
       ? { capabilities: modern.clientCapabilities as ClientCapabilities, info: modern.clientInfo as Implementation | undefined }
       : { capabilities: connection?.clientCapabilities ?? {}, info: connection?.clientInfo });
@@ -332,7 +370,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   get logThreshold(): number | undefined {
     const modern = this.modern;
     if (modern) return modern.logLevel === undefined ? undefined : levelRank(modern.logLevel);
-    const level = this.#facts.connection?.logLevel;
+    const level = this.#connection?.logLevel;
     return level === undefined ? 0 : levelRank(level);
   }
 
@@ -346,8 +384,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     const facts = this.#facts;
     return (this.#broker = this.modern
       ? new MrtrBroker(this.#answers ?? {}, this.modern.clientCapabilities as ClientCapabilities, () => this.needsInput())
-      : new StreamBroker(core.pending, ownerKey(this.#principal, facts.connection?.id), facts.send,
-        facts.connection?.clientCapabilities ?? {}, core.settings.clientRequestTimeoutMs, this));
+      : new StreamBroker(core.pending, ownerKey(this.#principal, this.#connection?.id), facts.send,
+        this.#connection?.clientCapabilities ?? {}, core.settings.clientRequestTimeoutMs, this));
   }
 
   endStream(): void {

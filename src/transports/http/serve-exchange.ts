@@ -3,7 +3,7 @@
  * dispatch, the JSON / SSE switch, session ids, keep-alives and 2025 stream resumption (SEP-1699).
  * Adapters only move bytes.
  */
-import type { Connection, Outcome, OutcomeSink, Send } from '../../core.js';
+import type { Outcome, OutcomeSink, Send } from '../../core.js';
 import { decideEra } from '../../protocol/era.js';
 import { isObject, serializeMessage, type JsonObject, type RequestId } from '../../protocol/jsonrpc.js';
 import type { Era } from '../../protocol/versions.js';
@@ -14,8 +14,7 @@ import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { ACCEPTS_JSON, ACCEPTS_SSE, acceptedTypes, isJsonContentType } from './media-types.js';
 import { hostAllowed, originAllowed } from './origin.js';
 import type { Settings } from './options.js';
-import { connectionFromSession, mintSessionId } from './session.js';
-import { PostStream, SSE_HEADERS, writeKeepAlive } from './sse.js';
+import { PostStream, SSE_HEADERS, streamOwner, writeKeepAlive } from './sse.js';
 
 const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' };
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -59,7 +58,7 @@ export function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex
     }
     if (ex.method !== 'POST') {
       const lastEventId = ex.method === 'GET' && settings.streamable ? ex.get('last-event-id') : undefined;
-      if (lastEventId !== undefined) return void resume(settings, ex, lastEventId).catch((error: unknown) => post.fail(error));
+      if (lastEventId !== undefined) return void resume(mcp, settings, ex, lastEventId).catch((error: unknown) => post.fail(error));
       return refuse(ex, 405, -32600, 'Method Not Allowed: this MCP endpoint only accepts POST', { allow: 'POST' });
     }
     if (!isJsonContentType(ex.get('content-type'))) {
@@ -93,8 +92,6 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
   #scope: Scope | undefined;
   /** The request's id, for the 500 answer if something breaks. */
   #id: RequestId | null = null;
-  #method: string | undefined;
-  #connection: Connection | undefined;
   #stream: PostStream | undefined;
   /** A JSON answer has gone out. */
   #answered = false;
@@ -144,12 +141,8 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
       }
 
       const id = (this.#id = idOf(value));
-      const method = (this.#method = methodOf(value));
-      const isRequest = id !== null && method !== undefined;
-      const sessionHeader = ex.get('mcp-session-id');
-      const connection = (this.#connection = sessionHeader !== undefined
-        ? connectionFromSession(sessionHeader)
-        : method === 'initialize' ? {} : undefined);
+      const isRequest = id !== null && methodOf(value) !== undefined;
+      const session = ex.get('mcp-session-id');
 
       // Only requests can be cancelled: notifications and client responses skip the signal's cost.
       let signal: CancelSignal | undefined = isRequest ? ex.signal : undefined;
@@ -158,13 +151,15 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
       // The era is decided once, here; the core and the SSE stream reuse it.
       const era: Era | undefined = isRequest ? decideEra(paramsOf(value), ex) : undefined;
       if (isRequest && settings.streamable && this.accepts & ACCEPTS_SSE) {
-        const sse = (this.#stream = new PostStream(ex, settings, era === 'legacy', sessionHeader));
+        const owner = streamOwner(this.mcp.principalOf(this.#scope), session);
+        const sse = (this.#stream = new PostStream(ex, settings, era === 'legacy', session, owner));
         send = (message) => sse.send(message);
         closeStream = () => sse.close();
         signal = sse;
       }
 
-      const outcome = this.mcp.route(value, { send, closeStream, scope: this.#scope, signal, headers: ex, connection, era }, this);
+      const facts = { send, closeStream, scope: this.#scope, signal, headers: ex, era, session, sessions: true };
+      const outcome = this.mcp.route(value, facts, this);
       if (outcome !== undefined) this.deliver(outcome);
     } catch (error) {
       this.fail(error);
@@ -180,11 +175,8 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
       this.#answered = true;
       if (reply === undefined) return ex.respond(202, undefined, undefined);
       let headers = JSON_HEADERS;
-      const connection = this.#connection;
       if (outcome.status === 503) headers = { ...JSON_HEADERS, 'retry-after': this.settings.retryAfter };
-      else if (this.#method === 'initialize' && connection?.protocolVersion !== undefined && 'result' in reply) {
-        headers = { ...JSON_HEADERS, 'mcp-session-id': mintSessionId(connection) };
-      }
+      else if (outcome.session !== undefined) headers = { ...JSON_HEADERS, 'mcp-session-id': outcome.session };
       ex.respond(outcome.status, headers, serializeMessage(reply));
     } catch (error) {
       this.fail(error);
@@ -213,19 +205,20 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
  * follows the stream live until its reply. The GET passes the same gate as a POST (Host/Origin,
  * scope factory); the stream must belong to the same Mcp-Session-Id.
  */
-async function resume(settings: Settings, ex: Exchange<unknown>, lastEventId: string): Promise<void> {
+async function resume<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>, lastEventId: string): Promise<void> {
   const session = ex.get('mcp-session-id');
   if (decideEra(undefined, ex) === 'modern') {
     return refuse(ex, 405, -32600, 'Method Not Allowed: this MCP endpoint only accepts POST', { allow: 'POST' }); // 2026 has no GET
   }
   if (!(acceptedTypes(ex.get('accept')) & ACCEPTS_SSE)) return refuse(ex, 406, -32600, 'Not Acceptable: Accept must allow text/event-stream');
+  let scope: Scope | undefined;
   try {
-    await ex.scope();
+    scope = await ex.scope();
   } catch (error) {
     if (!isHttpError(error) && ex.fail?.(error)) return;
     return refuseScope(ex, settings, error);
   }
-  const found = settings.events.find(lastEventId.trim(), session);
+  const found = settings.events.find(lastEventId.trim(), streamOwner(mcp.principalOf(scope), session));
   if (found === undefined) return refuse(ex, 404, -32600, 'Not Found: no resumable stream for this Last-Event-ID and session');
   const { stream, seq } = found;
   const missed = stream.after(seq);

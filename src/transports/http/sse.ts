@@ -18,6 +18,9 @@ export const SSE_HEADERS: HeaderMap = {
 };
 const KEEP_ALIVE = ': keepalive\n\n';
 
+/** Whose a kept stream is: the principal and the 2025 session; a resuming GET must present both. */
+export const streamOwner = (principal: string, session: string | undefined): string => `${principal.length}:${principal}\u0000${session ?? ''}`;
+
 export function writeKeepAlive(ex: Exchange<unknown>): void {
   if (!ex.signal.aborted) ex.write(KEEP_ALIVE);
 }
@@ -35,6 +38,7 @@ export class PostStream implements CancelSignal {
   readonly #settings: Settings;
   readonly #legacy: boolean;
   readonly #session: string | undefined;
+  readonly #owner: string;
   #resumable: boolean | undefined;
   #id = '';
   #seq = 0;
@@ -47,11 +51,12 @@ export class PostStream implements CancelSignal {
   #stored: StoredStream | undefined;
 
   /** `legacy`: the request is of the 2025 era (decided once, at the HTTP gate). */
-  constructor(ex: Exchange<unknown>, settings: Settings, legacy: boolean, session: string | undefined) {
+  constructor(ex: Exchange<unknown>, settings: Settings, legacy: boolean, session: string | undefined, owner: string) {
     this.#ex = ex;
     this.#settings = settings;
     this.#legacy = legacy;
     this.#session = session;
+    this.#owner = owner;
   }
 
   /**
@@ -98,7 +103,7 @@ export class PostStream implements CancelSignal {
   close(): void {
     if (this.#finished || this.#stored !== undefined || this.#ex.signal.aborted || !this.#isResumable) return;
     if (!this.opened) this.#ex.write(this.#open()); // so the client has an event id to resume from
-    this.#stored = this.#settings.events.open(this.#id, this.#session, this.#seq + 1);
+    this.#stored = this.#settings.events.open(this.#id, this.#owner, this.#seq + 1);
     this.#detach();
     this.#stopKeepAlive();
     this.#ex.end();
@@ -124,7 +129,7 @@ export class PostStream implements CancelSignal {
     // The SDK v1 client resumes any stream with an event id that ended without a *result* (an error
     // reply, or none after a cancellation). Such a stream is remembered, empty: its GET gets 204, not 404.
     if (this.#isResumable && !aborted && (reply === undefined || !('result' in reply))) {
-      this.#settings.events.open(this.#id, this.#session, this.#seq + 1).end();
+      this.#settings.events.open(this.#id, this.#owner, this.#seq + 1).end();
     }
     return true;
   }
