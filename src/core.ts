@@ -6,7 +6,7 @@ import type { Context } from './context/context.js';
 import type { ConcurrencyGate, IdleSweeper } from './request/limits.js';
 import type { RequestRegistry } from './request/in-flight.js';
 import type { RequestStateCodec } from './context/request-state.js';
-import type { SessionCodec } from './context/sessions.js';
+import type { Connection, SessionCodec } from './context/sessions.js';
 import type { McpError } from './protocol/errors.js';
 import type { JsonObject, JsonRpcMessage, RequestId } from './protocol/jsonrpc.js';
 import type { HeaderLookup } from './protocol/standard-headers.js';
@@ -17,19 +17,7 @@ import type { ResourceRegistry } from './primitives/resources.js';
 import type { ToolRegistry } from './primitives/tools.js';
 import type { CacheHint, ClientCapabilities, Implementation, LoggingLevel } from './types.js';
 
-/**
- * Per-connection state of the 2025 era, owned by the transport: stdio keeps one for its stream, HTTP
- * rebuilds it from the session id on every request. The core reads it and `initialize` fills it.
- */
-export interface Connection {
-  id?: string;
-  protocolVersion?: string;
-  clientCapabilities?: ClientCapabilities;
-  clientInfo?: Implementation;
-  logLevel?: LoggingLevel;
-  initialized?: boolean;
-  subscriptions?: Set<string>;
-}
+export type { Connection } from './context/sessions.js';
 
 export type Send = (message: JsonRpcMessage) => void;
 

@@ -7,11 +7,24 @@
  * principal names no session. What the id carries is checked again when it is read: known protocol
  * versions only, client name and version as short strings.
  */
-import type { Connection } from '../core.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { isLegacyVersion } from '../protocol/versions.js';
-import type { ClientCapabilities, Implementation } from '../types.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from '../types.js';
 import type { Signer } from './request-state.js';
+
+/**
+ * Per-connection state of the 2025 era, owned by the transport: stdio keeps one for its stream, HTTP
+ * rebuilds it from the session id on every request. The core reads it and `initialize` fills it.
+ */
+export interface Connection {
+  id?: string;
+  protocolVersion?: string;
+  clientCapabilities?: ClientCapabilities;
+  clientInfo?: Implementation;
+  logLevel?: LoggingLevel;
+  initialized?: boolean;
+  subscriptions?: Set<string>;
+}
 
 const MAX_LENGTH = 1024;
 /** A MAC in base64url, and its dot. */
