@@ -151,8 +151,7 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
       // The era is decided once, here; the core and the SSE stream reuse it.
       const era: Era | undefined = isRequest ? decideEra(paramsOf(value), ex) : undefined;
       if (isRequest && settings.streamable && this.accepts & ACCEPTS_SSE) {
-        const owner = streamOwner(this.mcp.principalOf(this.#scope), session);
-        const sse = (this.#stream = new PostStream(ex, settings, era === 'legacy', session, owner));
+        const sse = (this.#stream = new PostStream(ex, settings, era === 'legacy', session, this));
         send = (message) => sse.send(message);
         closeStream = () => sse.close();
         signal = sse;
@@ -164,6 +163,11 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
     } catch (error) {
       this.fail(error);
     }
+  }
+
+  /** Whose a kept stream is (principal and session); read only when a stream is kept for resumption. */
+  get streamOwner(): string {
+    return streamOwner(this.mcp.principalOf(this.#scope), this.ex.get('mcp-session-id'));
   }
 
   /** The request's outcome, at once or later: JSON, the end of the SSE stream, or 202. */
