@@ -144,4 +144,6 @@ export interface MethodCall<Scope> {
   readonly connection: Connection | undefined;
   readonly send: Send | undefined;
   readonly ctx: Context<Scope>;
+  /** Logs an unexpected failure with this request (the server's `onError`). */
+  reportError(error: unknown): void;
 }

@@ -66,7 +66,7 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
       400,
     );
   }
-  return runTool(tool, args as JsonObject, call.ctx) as unknown as JsonObject | Promise<JsonObject>;
+  return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
 }
 
 async function completion(core: Core<any>, call: MethodCall<any>): Promise<JsonObject> {

@@ -350,6 +350,10 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     return outcome;
   }
 
+  reportError(error: unknown): void {
+    this.#core.reportError(error, this.#info());
+  }
+
   /** What hooks and `onError` are told about a request. */
   #info(): RequestInfo {
     return { id: this.id, method: this.method, params: this.params };
