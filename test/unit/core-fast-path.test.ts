@@ -3,9 +3,9 @@
  * (`route`) and through `dispatch`, creates no promise at all (counted with async_hooks).
  */
 import { createHook } from 'node:async_hooks';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { MiniMCP, type Outcome, type OutcomeSink } from '../../src/index.js';
+import { MiniMCP, type JsonObject, type Outcome, type OutcomeSink } from '../../src/index.js';
 
 /** How many promises `fn` creates while it runs synchronously. */
 function promisesCreatedBy(fn: () => void): number {
@@ -70,5 +70,20 @@ describe('no promise for a synchronous tools/call', () => {
     // The counter does see promises: an async handler makes some (so the zeros above mean something).
     const slow = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'slow' } };
     expect(promisesCreatedBy(() => void mcp.dispatch(slow))).toBeGreaterThan(0);
+  });
+});
+
+describe('handle() overloads', () => {
+  it('a string in gives a string out, an object in gives an object out (types and values)', async () => {
+    const mcp = server();
+    const text = await mcp.handle(legacyCall);
+    expectTypeOf(text).toEqualTypeOf<string | undefined>();
+    expect(typeof text).toBe('string');
+    expect(JSON.parse(text!)).toMatchObject({ id: 1, result: { content: [{ text: '5' }] } });
+    const object = await mcp.handle(modernCall);
+    expectTypeOf(object).toEqualTypeOf<JsonObject | undefined>();
+    expect(object).toMatchObject({ id: 2, result: { resultType: 'complete' } });
+    const either: string | object = Math.random() < 2 ? legacyCall : modernCall;
+    expectTypeOf(await mcp.handle(either)).toEqualTypeOf<string | JsonObject | undefined>();
   });
 });
