@@ -32,7 +32,7 @@ export interface MessageFacts<Scope = unknown> {
   scope?: Scope;
   /**
    * Who is asking, when the transport itself knows (an authenticated peer). Otherwise the server's
-   * `principal(scope)` option decides. Cancellation, 2025 server requests, sessions, MRTR state and
+   * `principal(scope)` option decides, or the scope's own `principal` string; '' is anonymous. Cancellation, 2025 server requests, sessions, MRTR state and
    * the concurrency share are bound to it.
    */
   principal?: string;
@@ -127,9 +127,8 @@ export interface Core<Scope> {
     asyncContext: boolean;
   };
   capabilities(era: Era): JsonObject;
+  /** Who is asking ('' when anonymous): the `principal` option, else the scope's own `principal` string. */
   principalOf(scope: Scope | undefined): string;
-  /** Whether principals are known (the `principal` option is set): then each gets a share of the gate. */
-  readonly principals: boolean;
   reportError(error: unknown, request: RequestInfo | undefined): void;
 }
 

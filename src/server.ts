@@ -29,9 +29,8 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   /** Handlers running at once. Default 100. */
   maxConcurrency?: number;
   /**
-   * Handlers one principal may run at once (and requests it may have queued), when principals are
-   * known (the `principal` option, or a transport that names the peer): one principal cannot take
-   * the whole gate. Default: half of maxConcurrency, rounded up.
+   * Handlers one named principal may run at once (and requests it may have queued): one principal
+   * cannot take the whole gate. Default: half of maxConcurrency, rounded up.
    */
   maxConcurrencyPerPrincipal?: number;
   /** Requests that may wait for a slot; past it, an immediate overload answer. Default 4 x maxConcurrency. */
@@ -52,9 +51,11 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
    */
   requestState?: { secret?: string | Uint8Array; ttlMs?: number };
   /**
-   * Who is asking, from the scope (e.g. the verified token's subject). MRTR state, 2025 sessions,
-   * cancellation, server-to-client requests and resumable streams are bound to it, and each principal
-   * gets a share of the concurrency gate (maxConcurrencyPerPrincipal). Unset: everyone is one principal.
+   * Who is asking, from the scope (e.g. the verified token's subject). Without it, the scope's own
+   * `principal` property when that is a string. MRTR state, 2025 sessions, cancellation,
+   * server-to-client requests and resumable streams are bound to it, and each named principal gets a
+   * share of the concurrency gate (maxConcurrencyPerPrincipal). '' (or nothing) is anonymous: anonymous
+   * callers cannot be told apart, so only the server-wide limits apply to them.
    */
   principal?: (scope: Scope | undefined) => string | undefined;
   /** Converts Standard Schemas that cannot describe themselves (e.g. Valibot's `toJsonSchema`). */
@@ -75,6 +76,16 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
 }
 
 // Lists change rarely and say so with list_changed; reads may be per user and live, so they are not cached.
+/** The `principal` option's answer, else the scope's own `principal` string; '' is anonymous. */
+function principalFrom<Scope>(scope: Scope | undefined, option: MiniMCPOptions<Scope>['principal']): string {
+  if (option !== undefined) {
+    const named = option(scope);
+    return typeof named === 'string' ? named : '';
+  }
+  const own = typeof scope === 'object' && scope !== null ? (scope as { principal?: unknown }).principal : undefined;
+  return typeof own === 'string' ? own : '';
+}
+
 const LIST_HINT: CacheHint = { ttlMs: 60_000, cacheScope: 'public' };
 const DEFAULT_CACHE: CacheSettings = {
   discover: LIST_HINT,
@@ -153,8 +164,7 @@ export class MiniMCP<Scope = unknown> {
       },
       // Both eras advertise the same set; the era parameter leaves room for one that differs.
       capabilities: () => (this.#capabilities ??= this.#computeCapabilities()),
-      principalOf: (scope) => options.principal?.(scope) ?? '',
-      principals: typeof options.principal === 'function',
+      principalOf: (scope) => principalFrom(scope, options.principal),
       reportError: (error, request) => {
         try {
           onError(error, request);

@@ -43,7 +43,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   readonly #sink: OutcomeSink;
   #spec!: MethodSpec;
   #principal = '';
-  /** The principal whose share of the gate this request counts against (undefined: no shares). */
+  /** The named principal whose share of the gate this request counts against (undefined: anonymous). */
   #share: string | undefined;
   #cancelKey: string | undefined;
   #listening = false;
@@ -169,7 +169,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       this.#listening = true;
     }
     if (this.#spec.stream) return this.start();
-    this.#share = core.principals || facts.principal !== undefined ? this.#principal : undefined;
+    this.#share = this.#principal === '' ? undefined : this.#principal; // anonymous callers share only the global cap
     const admitted = core.gate.acquire(this, this.#share);
     if (admitted === undefined) return undefined; // queued: slot() comes later
     if (!admitted) return errorOutcome(this.id, overloaded());
