@@ -14,7 +14,7 @@ import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { ACCEPTS_JSON, ACCEPTS_SSE, acceptedTypes, isJsonContentType } from './media-types.js';
 import { hostAllowed, originAllowed } from './origin.js';
 import type { Settings } from './options.js';
-import { PostStream, SSE_HEADERS, writeKeepAlive } from './sse.js';
+import { PostStream, SSE_HEADERS, streamOwner, writeKeepAlive } from './sse.js';
 
 const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' };
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -165,9 +165,9 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
     }
   }
 
-  /** Who sent the request ('' anonymous): a kept stream belongs to it. */
-  principal(): string {
-    return this.mcp.principalOf(this.#scope);
+  /** Whose a kept stream is (principal and session); read only when a stream is kept for resumption. */
+  get streamOwner(): string {
+    return streamOwner(this.mcp.principalOf(this.#scope), this.ex.get('mcp-session-id'));
   }
 
   /** The request's outcome, at once or later: JSON, the end of the SSE stream, or 202. */
@@ -222,7 +222,7 @@ async function resume<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchan
     if (!isHttpError(error) && ex.fail?.(error)) return;
     return refuseScope(ex, settings, error);
   }
-  const found = settings.events.find(lastEventId.trim(), session, mcp.principalOf(scope));
+  const found = settings.events.find(lastEventId.trim(), streamOwner(mcp.principalOf(scope), session));
   if (found === undefined) return refuse(ex, 404, -32600, 'Not Found: no resumable stream for this Last-Event-ID and session');
   const { stream, seq } = found;
   const missed = stream.after(seq);

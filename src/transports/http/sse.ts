@@ -18,6 +18,9 @@ export const SSE_HEADERS: HeaderMap = {
 };
 const KEEP_ALIVE = ': keepalive\n\n';
 
+/** Whose a kept stream is: the principal and the 2025 session; a resuming GET must present both. */
+export const streamOwner = (principal: string, session: string | undefined): string => `${principal.length}:${principal}\u0000${session ?? ''}`;
+
 export function writeKeepAlive(ex: Exchange<unknown>): void {
   if (!ex.signal.aborted) ex.write(KEEP_ALIVE);
 }
@@ -35,8 +38,8 @@ export class PostStream implements CancelSignal {
   readonly #settings: Settings;
   readonly #legacy: boolean;
   readonly #session: string | undefined;
-  /** Who sent the request, asked only when a stream is kept for resumption (most never are). */
-  readonly #owner: { principal(): string };
+  /** Names the stream's owner when it is kept (read lazily: most streams never are). */
+  readonly #owner: { readonly streamOwner: string };
   #resumable: boolean | undefined;
   #id = '';
   #seq = 0;
@@ -49,7 +52,7 @@ export class PostStream implements CancelSignal {
   #stored: StoredStream | undefined;
 
   /** `legacy`: the request is of the 2025 era (decided once, at the HTTP gate). */
-  constructor(ex: Exchange<unknown>, settings: Settings, legacy: boolean, session: string | undefined, owner: { principal(): string }) {
+  constructor(ex: Exchange<unknown>, settings: Settings, legacy: boolean, session: string | undefined, owner: { readonly streamOwner: string }) {
     this.#ex = ex;
     this.#settings = settings;
     this.#legacy = legacy;
@@ -101,7 +104,7 @@ export class PostStream implements CancelSignal {
   close(): void {
     if (this.#finished || this.#stored !== undefined || this.#ex.signal.aborted || !this.#isResumable) return;
     if (!this.opened) this.#ex.write(this.#open()); // so the client has an event id to resume from
-    this.#stored = this.#settings.events.open(this.#id, this.#session, this.#seq + 1, this.#owner.principal());
+    this.#stored = this.#settings.events.open(this.#id, this.#owner.streamOwner, this.#seq + 1);
     this.#detach();
     this.#stopKeepAlive();
     this.#ex.end();
@@ -127,7 +130,7 @@ export class PostStream implements CancelSignal {
     // The SDK v1 client resumes any stream with an event id that ended without a *result* (an error
     // reply, or none after a cancellation). Such a stream is remembered, empty: its GET gets 204, not 404.
     if (this.#isResumable && !aborted && (reply === undefined || !('result' in reply))) {
-      this.#settings.events.open(this.#id, this.#session, this.#seq + 1, this.#owner.principal()).end();
+      this.#settings.events.open(this.#id, this.#owner.streamOwner, this.#seq + 1).end();
     }
     return true;
   }
