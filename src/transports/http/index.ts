@@ -1,4 +1,5 @@
 /** `minimcp/http`: the runtime-neutral Streamable HTTP transport (Web Request/Response). */
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
 export type { DnsRebindingOptions, HttpOptions } from './options.js';
+export type { CorsOptions } from './cors.js';
 export { mintSessionId, connectionFromSession } from './session.js';
