@@ -11,6 +11,9 @@ import { createNodeHandler, type RunningServer, type ServeOptions } from '../tra
 import { describeLoadError, type LoadError } from './code-frame.js';
 import { DEV_HOOK, type DevHook } from './hook.js';
 
+// Warms the spare: the user's module imports the same MiniMCP modules.
+import '../index.js';
+
 export type ChildMessage = { type: 'ready'; port: number; path: string } | { type: 'error'; error: LoadError };
 
 const report = (message: ChildMessage): void => void process.send?.(message);
@@ -62,9 +65,15 @@ async function main(file: string): Promise<void> {
   }
 }
 
-main(process.argv[2]!).catch((error: unknown) => {
-  const described = describeLoadError(error);
-  report({ type: 'error', error: described });
-  // Let the message reach the parent before exiting.
-  setTimeout(() => process.exit(1), 50);
-});
+function load(file: string): void {
+  main(file).catch((error: unknown) => {
+    report({ type: 'error', error: describeLoadError(error) });
+    // Let the message reach the parent before exiting.
+    setTimeout(() => process.exit(1), 50);
+  });
+}
+
+// Started with a file, or as the warm spare: node, tsx and MiniMCP already loaded, waiting for a
+// file to load (a restart then only pays for the user's own modules).
+if (process.argv[2] !== undefined) load(process.argv[2]);
+else process.once('message', (message: { type: 'load'; file: string }) => load(message.file));

@@ -76,16 +76,22 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     if (next.state !== 'loading') for (const wake of waiting.splice(0)) wake();
   };
 
+  const spawnChild = (): ChildProcess =>
+    spawn(process.execPath, [...(tsx ? ['--import', tsx] : []), '--enable-source-maps', CHILD], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: { ...process.env, MINIMCP_DEV_URL: `${url}mcp` },
+    });
+  // The next child, started ahead and idle until a restart needs it.
+  let spare: ChildProcess | undefined;
+
   const start = (): void => {
     const generation = status.generation + 1;
     target = undefined;
     publish({ state: 'loading', generation });
-    const args = [...(tsx ? ['--import', tsx] : []), '--enable-source-maps', CHILD, file];
-    const proc = spawn(process.execPath, args, {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, MINIMCP_DEV_URL: `${url}mcp` },
-    });
+    const proc = spare !== undefined && spare.exitCode === null && spare.signalCode === null ? spare : spawnChild();
+    spare = undefined;
     child = proc;
+    proc.send({ type: 'load', file });
     proc.on('message', (message: ChildMessage) => {
       if (proc !== child) return;
       if (message.type === 'ready') {
@@ -100,6 +106,8 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
         publish({ state: 'error', generation, error });
         print(`minimcp dev: ${file} failed to load:\n${error.location ? `${error.location}\n` : ''}${error.message}\n${error.frame ?? ''}\nWaiting for a change...`);
       }
+      // Warm the next one once this one is done loading, so the two do not compete for the CPU.
+      if (!closing && spare === undefined) spare = spawnChild();
     });
     proc.on('exit', (code, signal) => {
       if (proc !== child || status.state === 'error') return;
@@ -123,6 +131,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     });
   };
 
+  let closing = false;
   let restartTimer: NodeJS.Timeout | undefined;
   const onChange = (_event: string, name: string | Buffer | null): void => {
     if (name !== null && IGNORED.test(String(name))) return;
@@ -201,7 +210,9 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   return {
     url,
     close: async () => {
+      closing = true;
       clearTimeout(restartTimer);
+      spare?.kill('SIGKILL');
       watcher?.close();
       await stopChild();
       for (const res of watchers) res.end();

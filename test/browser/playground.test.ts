@@ -28,7 +28,7 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     dir = mkdtempSync(join(tmpdir(), 'minimcp-playground-'));
     file = join(dir, 'server.ts');
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }'); // as `minimcp init` writes it
-    source = readFileSync(join(root, 'test/browser/fixtures/playground-server.ts'), 'utf8').replace("'MINIMCP_SRC'", JSON.stringify(join(root, 'src/index.ts')));
+    source = readFileSync(join(root, 'test/browser/fixtures/playground-server.ts'), 'utf8').replace("'../../../src/index.js'", JSON.stringify(join(root, 'src/index.ts')));
     writeFileSync(file, source);
     dev = await startDev({ file, port: 0, print: (line) => (printed.push(line), process.env.DEBUG_DEV && console.log(line)) });
     browser = await launch();
