@@ -73,6 +73,9 @@ function load(file: string): void {
   });
 }
 
+// Never outlive the supervisor, however it ended.
+process.once('disconnect', () => process.exit(0));
+
 // Started with a file, or as the warm spare: node, tsx and MiniMCP already loaded, waiting for a
 // file to load (a restart then only pays for the user's own modules).
 if (process.argv[2] !== undefined) load(process.argv[2]);
