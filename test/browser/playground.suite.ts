@@ -1,7 +1,7 @@
 /**
  * The playground in headless Chromium against `minimcp dev`: forms and results, elicitation in both
  * eras, a progress bar, list_changed, reload on save and a load error with its code frame.
- * UPDATE_SCREENSHOTS=1 saves the README's screenshots to docs/.
+ * UPDATE_SCREENSHOTS=1 npx vitest run test/browser saves the README's screenshots to docs/.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
