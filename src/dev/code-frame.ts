@@ -1,5 +1,6 @@
 /** The code frame of a load error: the first position in the user's own files, with two lines around it. */
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface LoadError {
@@ -12,6 +13,8 @@ export interface LoadError {
 
 // Matches "/abs/path.ts:12:5" and "file:///abs/path.ts:12:5" in messages and stacks.
 const POSITION = /(file:\/\/\/?[^\s:()'"]+|\/[^\s:()'"]+):(\d+):(\d+)/g;
+/** minimcp dev's own folder (src/dev, or dist/dev once bundled): its frames are never the user's. */
+const OWN = dirname(fileURLToPath(import.meta.url));
 
 export function describeLoadError(error: unknown): LoadError {
   const err = error as { message?: unknown; stack?: unknown } | null;
@@ -20,7 +23,7 @@ export function describeLoadError(error: unknown): LoadError {
   for (const match of text.matchAll(POSITION)) {
     const [, where, line, column] = match;
     const file = where!.startsWith('file:') ? safePath(where!) : where!;
-    if (file === undefined || file.includes('/node_modules/') || file.includes('/src/dev/') || file.includes('/dist/dev/')) continue;
+    if (file === undefined || file.includes('/node_modules/') || dirname(file) === OWN) continue;
     const frame = codeFrame(file, Number(line), Number(column));
     if (frame === undefined) continue;
     return { message, location: `${file}:${line}:${column}`, frame };

@@ -147,6 +147,25 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     expect(await page.locator('#progress').evaluate((bar: HTMLProgressElement) => [bar.value, bar.max])).toEqual([5, 5]);
     expect(await page.locator('#result pre').textContent()).toBe('finished');
     expect(await page.locator('#log').textContent()).toContain('[info] finished step 5');
+    // The level selector: at "warning" no info line is shown; a 2026 request asks the server for
+    // that level in _meta, and the server then sends none.
+    const lines = await page.locator('#log li').count();
+    await page.locator('#level').selectOption('warning');
+    await page.locator('#run').click();
+    await page.locator('#result[data-done]').waitFor();
+    expect(await page.locator('#log li').count()).toBe(lines);
+    await page.locator('#era').selectOption('2026-07-28');
+    await page.locator('#status.ready').waitFor();
+    await page.locator('#clear').click();
+    await open('tool', 'slow');
+    await run();
+    const rawText = (await page.locator('#raw').textContent())!;
+    expect(rawText).toContain('"io.modelcontextprotocol/logLevel":"warning"');
+    expect(rawText).not.toContain('notifications/message');
+    expect(rawText).toContain('notifications/progress');
+    await page.locator('#level').selectOption('info');
+    await page.locator('#era').selectOption('2025-11-25');
+    await page.locator('#status.ready').waitFor();
   });
 
   it('refreshes the tool list on list_changed', async () => {
