@@ -45,7 +45,7 @@ async function serveForDev<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Sco
 
 async function main(file: string): Promise<void> {
   // A module that calls serve() itself (minimcp/node) is served through this hook instead.
-  const hook: DevHook = { serve: serveForDev as DevHook['serve'] };
+  const hook: DevHook<MiniMCP<unknown>, ServeOptions<unknown>, RunningServer> = { serve: serveForDev };
   (globalThis as Record<symbol, unknown>)[DEV_HOOK] = hook;
   const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
   if (served) return;

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, resolve } from 'node:path';
@@ -54,72 +54,141 @@ const needsTypeScript = (file: string): boolean => /^\.[cm]?tsx?$/.test(extname(
 
 export async function startDev(options: DevOptions): Promise<DevServer> {
   const file = resolve(options.file);
-  const print = options.print ?? ((line: string) => console.log(line));
   if (!existsSync(file)) throw new Error(`minimcp dev: no such file ${file}`);
   const tsx = needsTypeScript(file) ? findTsx(file) : undefined;
   if (needsTypeScript(file) && tsx === undefined) {
     throw new Error('minimcp dev runs TypeScript through tsx, which is not installed here. Install it: npm install -D tsx');
   }
-  const page = readFileSync(PLAYGROUND);
+  const dev = new DevSupervisor(file, tsx, options.print ?? ((line: string) => console.log(line)));
+  await dev.listen(options.port ?? 3000, options.host ?? '127.0.0.1');
+  return dev;
+}
 
-  let status: Status = { state: 'loading', generation: 0 };
-  let child: ChildProcess | undefined;
-  let target: { port: number; path: string } | undefined;
-  let changedAt: number | undefined;
-  const watchers = new Set<ServerResponse>();
-  const waiting: (() => void)[] = [];
+class DevSupervisor implements DevServer {
+  url = '';
+  readonly #page = readFileSync(PLAYGROUND);
+  readonly #server = createServer((req, res) => this.#route(req, res));
+  /** Pages listening to status changes. */
+  readonly #watchers = new Set<ServerResponse>();
+  /** Proxied requests waiting for a restart to finish. */
+  readonly #waiting: (() => void)[] = [];
+  #status: Status = { state: 'loading', generation: 0 };
+  #child: ChildProcess | undefined;
+  /** The next child, started ahead and idle until a restart needs it. */
+  #spare: ChildProcess | undefined;
+  #target: { port: number; path: string } | undefined;
+  /** When the change that triggered the current restart was seen (for the reload time). */
+  #changedAt: number | undefined;
+  #restartTimer: NodeJS.Timeout | undefined;
+  #fileWatcher: FSWatcher | undefined;
+  #closing = false;
 
-  const publish = (next: Status): void => {
-    status = next;
-    const frame = `data: ${JSON.stringify(status)}\n\n`;
-    for (const res of watchers) res.write(frame);
-    if (next.state !== 'loading') for (const wake of waiting.splice(0)) wake();
-  };
+  constructor(
+    private readonly file: string,
+    private readonly tsx: string | undefined,
+    private readonly print: (line: string) => void,
+  ) {}
 
-  const spawnChild = (): ChildProcess =>
-    spawn(process.execPath, [...(tsx ? ['--import', tsx] : []), '--enable-source-maps', CHILD], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, MINIMCP_DEV_URL: `${url}mcp` },
+  async listen(port: number, host: string): Promise<void> {
+    await new Promise<void>((ready, fail) => {
+      this.#server.once('error', fail);
+      this.#server.listen(port, host, () => {
+        this.#server.off('error', fail);
+        ready();
+      });
     });
-  // The next child, started ahead and idle until a restart needs it.
-  let spare: ChildProcess | undefined;
+    const actual = (this.#server.address() as AddressInfo).port;
+    const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+    this.url = `http://${shown}:${actual}/`;
+    const dir = dirname(this.file);
+    const onChange = (_event: string, name: string | Buffer | null): void => this.#changed(name);
+    try {
+      this.#fileWatcher = watch(dir, { recursive: true }, onChange);
+    } catch {
+      this.#fileWatcher = watch(dir, onChange); // platforms without recursive watching
+    }
+    this.#start();
+    this.print(`minimcp dev: playground ${this.url}  MCP endpoint ${this.url}mcp`);
+    this.print(`minimcp dev: watching ${dir} (restarts on save)`);
+  }
 
-  const start = (): void => {
-    const generation = status.generation + 1;
-    target = undefined;
-    publish({ state: 'loading', generation });
-    const proc = spare !== undefined && spare.exitCode === null && spare.signalCode === null ? spare : spawnChild();
-    spare = undefined;
-    child = proc;
-    proc.send({ type: 'load', file });
+  async close(): Promise<void> {
+    this.#closing = true;
+    clearTimeout(this.#restartTimer);
+    this.#spare?.kill('SIGKILL');
+    this.#fileWatcher?.close();
+    await this.#stopChild();
+    for (const res of this.#watchers) res.end();
+    await new Promise<void>((done) => {
+      this.#server.close(() => done());
+      this.#server.closeAllConnections();
+    });
+  }
+
+  #publish(next: Status): void {
+    this.#status = next;
+    const frame = `data: ${JSON.stringify(next)}\n\n`;
+    for (const res of this.#watchers) res.write(frame);
+    if (next.state !== 'loading') for (const wake of this.#waiting.splice(0)) wake();
+  }
+
+  #changed(name: string | Buffer | null): void {
+    if (name !== null && IGNORED.test(String(name))) return;
+    this.#changedAt ??= performance.now();
+    clearTimeout(this.#restartTimer);
+    // Editors write a file in several steps; one restart per burst.
+    this.#restartTimer = setTimeout(() => void this.#stopChild().then(() => this.#start()), 30);
+  }
+
+  #spawnChild(): ChildProcess {
+    return spawn(process.execPath, [...(this.tsx ? ['--import', this.tsx] : []), '--enable-source-maps', CHILD], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: { ...process.env, MINIMCP_DEV_URL: `${this.url}mcp` },
+    });
+  }
+
+  #start(): void {
+    const generation = this.#status.generation + 1;
+    this.#target = undefined;
+    this.#publish({ state: 'loading', generation });
+    const spare = this.#spare;
+    const proc = spare !== undefined && spare.exitCode === null && spare.signalCode === null ? spare : this.#spawnChild();
+    this.#spare = undefined;
+    this.#child = proc;
+    proc.send({ type: 'load', file: this.file });
     proc.on('message', (message: ChildMessage) => {
-      if (proc !== child) return;
-      if (message.type === 'ready') {
-        target = { port: message.port, path: message.path };
-        const reloadMs = changedAt === undefined ? undefined : Math.round(performance.now() - changedAt);
-        changedAt = undefined;
-        publish(reloadMs === undefined ? { state: 'ready', generation } : { state: 'ready', generation, reloadMs });
-        print(reloadMs === undefined ? `minimcp dev: server ready` : `minimcp dev: reloaded in ${reloadMs} ms`);
-      } else {
-        const { error } = message;
-        changedAt = undefined;
-        publish({ state: 'error', generation, error });
-        print(`minimcp dev: ${file} failed to load:\n${error.location ? `${error.location}\n` : ''}${error.message}\n${error.frame ?? ''}\nWaiting for a change...`);
-      }
+      if (proc !== this.#child) return;
+      this.#loaded(message, generation);
       // Warm the next one once this one is done loading, so the two do not compete for the CPU.
-      if (!closing && spare === undefined) spare = spawnChild();
+      if (!this.#closing && this.#spare === undefined) this.#spare = this.#spawnChild();
     });
     proc.on('exit', (code, signal) => {
-      if (proc !== child || status.state === 'error') return;
+      if (proc !== this.#child || this.#status.state === 'error') return;
       const message = `The server process exited (${signal ?? `code ${code}`}). Waiting for a change...`;
-      publish({ state: 'error', generation, error: { message } });
-      print(`minimcp dev: ${message}`);
+      this.#publish({ state: 'error', generation, error: { message } });
+      this.print(`minimcp dev: ${message}`);
     });
-  };
+  }
 
-  const stopChild = (): Promise<void> => {
-    const proc = child;
-    child = undefined;
+  #loaded(message: ChildMessage, generation: number): void {
+    const changedAt = this.#changedAt;
+    this.#changedAt = undefined;
+    if (message.type === 'ready') {
+      this.#target = { port: message.port, path: message.path };
+      const reloadMs = changedAt === undefined ? undefined : Math.round(performance.now() - changedAt);
+      this.#publish(reloadMs === undefined ? { state: 'ready', generation } : { state: 'ready', generation, reloadMs });
+      this.print(reloadMs === undefined ? 'minimcp dev: server ready' : `minimcp dev: reloaded in ${reloadMs} ms`);
+      return;
+    }
+    const { error } = message;
+    this.#publish({ state: 'error', generation, error });
+    const where = error.location ? `${error.location}\n` : '';
+    this.print(`minimcp dev: ${this.file} failed to load:\n${where}${error.message}\n${error.frame ?? ''}\nWaiting for a change...`);
+  }
+
+  #stopChild(): Promise<void> {
+    const proc = this.#child;
+    this.#child = undefined;
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
     return new Promise((done) => {
       const force = setTimeout(() => proc.kill('SIGKILL'), 2000);
@@ -129,31 +198,20 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       });
       proc.kill('SIGTERM');
     });
-  };
+  }
 
-  let closing = false;
-  let restartTimer: NodeJS.Timeout | undefined;
-  const onChange = (_event: string, name: string | Buffer | null): void => {
-    if (name !== null && IGNORED.test(String(name))) return;
-    changedAt ??= performance.now();
-    clearTimeout(restartTimer);
-    // Editors write a file in several steps; one restart per burst.
-    restartTimer = setTimeout(() => void stopChild().then(start), 30);
-  };
-
-  const server = createServer((req, res) => route(req, res));
-  function route(req: IncomingMessage, res: ServerResponse): void {
+  #route(req: IncomingMessage, res: ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0];
-    if (path === '/mcp') return void proxy(req, res);
+    if (path === '/mcp') return void this.#proxy(req, res);
     if (req.method === 'GET' && path === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-length': page.byteLength });
-      return void res.end(page);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-length': this.#page.byteLength });
+      return void res.end(this.#page);
     }
     if (req.method === 'GET' && path === '/__minimcp/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
-      res.write(`data: ${JSON.stringify(status)}\n\n`);
-      watchers.add(res);
-      res.on('close', () => watchers.delete(res));
+      res.write(`data: ${JSON.stringify(this.#status)}\n\n`);
+      this.#watchers.add(res);
+      res.on('close', () => this.#watchers.delete(res));
       return;
     }
     res.writeHead(404, { 'content-type': 'text/plain' });
@@ -161,68 +219,35 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   }
 
   /** Forwards one request to the current child, waiting through a restart. */
-  async function proxy(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async #proxy(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const deadline = Date.now() + 15_000;
-    while (status.state === 'loading' && Date.now() < deadline) await new Promise<void>((wake) => waiting.push(wake));
+    while (this.#status.state === 'loading' && Date.now() < deadline) await new Promise<void>((wake) => this.#waiting.push(wake));
+    const target = this.#target;
     if (!target) {
+      const status = this.#status;
       const message = status.state === 'error' ? `The server failed to load: ${status.error.message}` : 'The server is not ready';
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
       return void res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message } }));
     }
-    const query = (req.url ?? '').indexOf('?');
-    const upstream = httpRequest(
-      { host: '127.0.0.1', port: target.port, method: req.method, path: target.path + (query < 0 ? '' : req.url!.slice(query)), headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
-      res.end(res.headersSent ? undefined : JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'The server went away (restarting?)' } }));
-    });
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
+    forward(req, res, target.port, target.path);
   }
-
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((ready, fail) => {
-    server.once('error', fail);
-    server.listen(options.port ?? 3000, host, () => {
-      server.off('error', fail);
-      ready();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  const url = `http://${shown}:${port}/`;
-
-  let watcher: FSWatcher | undefined;
-  try {
-    watcher = watch(dirname(file), { recursive: true }, onChange);
-  } catch {
-    watcher = watch(dirname(file), onChange); // platforms without recursive watching
-  }
-  start();
-  print(`minimcp dev: playground ${url}  MCP endpoint ${url}mcp`);
-  print(`minimcp dev: watching ${dirname(file)} (restarts on save)`);
-
-  return {
-    url,
-    close: async () => {
-      closing = true;
-      clearTimeout(restartTimer);
-      spare?.kill('SIGKILL');
-      watcher?.close();
-      await stopChild();
-      for (const res of watchers) res.end();
-      await closeServer(server);
-    },
-  };
 }
 
-const closeServer = (server: Server): Promise<void> =>
-  new Promise((done) => {
-    server.close(() => done());
-    server.closeAllConnections();
+/** Pipes a request to the child and its answer (JSON or a live SSE stream) back. */
+function forward(req: IncomingMessage, res: ServerResponse, port: number, path: string): void {
+  const query = (req.url ?? '').indexOf('?');
+  const upstream = httpRequest(
+    { host: '127.0.0.1', port, method: req.method, path: path + (query < 0 ? '' : req.url!.slice(query)), headers: req.headers },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
+  upstream.on('error', () => {
+    if (res.headersSent) return void res.end();
+    res.writeHead(502, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'The server went away (restarting?)' } }));
   });
+  res.on('close', () => upstream.destroy());
+  req.pipe(upstream);
+}

@@ -93,165 +93,204 @@ const MAX_INPUT_ROUNDS = 16;
 
 /** Creates a client for `mcp`. Call `connect()` first, or let the first request do it. */
 export function createTestClient<Scope>(mcp: MiniMCP<Scope>, options: TestClientOptions<Scope> = {}): TestClient {
-  const era: TestEra = options.era ?? '2025-11-25';
-  if (era !== '2025-11-25' && era !== '2026-07-28') throw new TypeError(`createTestClient: unknown era ${String(era)}`);
-  const modern = era === '2026-07-28';
-  const clientInfo = options.clientInfo ?? { name: 'minimcp-test-client', version: '1.0.0' };
-  const capabilities: ClientCapabilities = options.capabilities ?? {
-    ...(options.onElicit && { elicitation: { form: {}, url: {} } }),
-    ...(options.onSample && { sampling: {} }),
-    ...(options.onRoots && { roots: {} }),
-  };
-  const connection: Connection = { id: `test-${Math.random().toString(36).slice(2)}` };
-  let nextId = 0;
-  let connected: Promise<JsonObject> | undefined;
+  return new InProcessClient(mcp, options);
+}
 
-  async function answerClientRequest(method: string, params: JsonObject): Promise<JsonObject> {
-    if (method === 'elicitation/create' && options.onElicit) return (await options.onElicit(params as ElicitParams)) as JsonObject;
-    if (method === 'sampling/createMessage' && options.onSample) return (await options.onSample(params as CreateMessageParams)) as JsonObject;
-    if (method === 'roots/list' && options.onRoots) return (await options.onRoots()) as JsonObject;
+type OnNotification = (n: { method: string; params?: JsonObject }) => void;
+
+class InProcessClient<Scope> implements TestClient {
+  readonly era: TestEra;
+  readonly #mcp: MiniMCP<Scope>;
+  readonly #options: TestClientOptions<Scope>;
+  readonly #modern: boolean;
+  readonly #clientInfo: Implementation;
+  readonly #capabilities: ClientCapabilities;
+  readonly #connection: Connection = { id: `test-${Math.random().toString(36).slice(2)}` };
+  #nextId = 0;
+  #connected: Promise<JsonObject> | undefined;
+
+  constructor(mcp: MiniMCP<Scope>, options: TestClientOptions<Scope>) {
+    const era = options.era ?? '2025-11-25';
+    if (era !== '2025-11-25' && era !== '2026-07-28') throw new TypeError(`createTestClient: unknown era ${String(era)}`);
+    this.era = era;
+    this.#mcp = mcp;
+    this.#options = options;
+    this.#modern = era === '2026-07-28';
+    this.#clientInfo = options.clientInfo ?? { name: 'minimcp-test-client', version: '1.0.0' };
+    this.#capabilities = options.capabilities ?? {
+      ...(options.onElicit && { elicitation: { form: {}, url: {} } }),
+      ...(options.onSample && { sampling: {} }),
+      ...(options.onRoots && { roots: {} }),
+    };
+  }
+
+  connect(): Promise<JsonObject> {
+    return (this.#connected ??= this.#handshake());
+  }
+
+  callTool<Structured = unknown>(name: string, args: Record<string, unknown> = {}, call?: CallOptions) {
+    return this.request<CallToolResult & { structuredContent?: Structured }>('tools/call', { name, arguments: args as JsonObject }, call);
+  }
+
+  getPrompt(name: string, args: Record<string, string> = {}, call?: CallOptions): Promise<GetPromptResult> {
+    return this.request('prompts/get', { name, arguments: args }, call);
+  }
+
+  readResource(uri: string, call?: CallOptions): Promise<ReadResourceResult> {
+    return this.request('resources/read', { uri }, call);
+  }
+
+  async complete(ref: { prompt: string } | { template: string }, argument: { name: string; value: string }, context?: Record<string, string>): Promise<CompletionResult> {
+    const params: JsonObject = { ref: 'prompt' in ref ? { type: 'ref/prompt', name: ref.prompt } : { type: 'ref/resource', uri: ref.template }, argument };
+    if (context) params.context = { arguments: context };
+    return (await this.request('completion/complete', params)).completion as unknown as CompletionResult;
+  }
+
+  listTools = (): Promise<JsonObject[]> => this.#listAll('tools/list', 'tools');
+  listPrompts = (): Promise<JsonObject[]> => this.#listAll('prompts/list', 'prompts');
+  listResources = (): Promise<JsonObject[]> => this.#listAll('resources/list', 'resources');
+  listResourceTemplates = (): Promise<JsonObject[]> => this.#listAll('resources/templates/list', 'resourceTemplates');
+
+  /** 2026 MRTR: answers each `input_required` round with the handlers, then retries. */
+  async request<T = JsonObject>(method: string, params: JsonObject = {}, call?: CallOptions): Promise<T> {
+    await this.connect();
+    let result = await this.#send(method, params, call);
+    for (let round = 0; this.#modern && result.resultType === 'input_required'; round++) {
+      if (round === MAX_INPUT_ROUNDS) throw new Error(`${method} still asked for input after ${MAX_INPUT_ROUNDS} rounds`);
+      const inputResponses: JsonObject = {};
+      const asked = (result.inputRequests ?? {}) as Record<string, { method: string; params: JsonObject }>;
+      for (const [key, input] of Object.entries(asked)) inputResponses[key] = await this.#answer(input.method, input.params ?? {});
+      const retry: JsonObject = { ...params, inputResponses };
+      if (result.requestState !== undefined) retry.requestState = result.requestState;
+      result = await this.#send(method, retry, call);
+    }
+    return result as T;
+  }
+
+  async listen(filter: ListenFilter = { tools: true, prompts: true, resources: true }, onNotification?: OnNotification): Promise<Listening> {
+    await this.connect();
+    const notifications: Listening['notifications'] = [];
+    const receive: OnNotification = (n) => {
+      notifications.push(n);
+      onNotification?.(n);
+    };
+    const close = this.#modern ? await this.#listenModern(filter, receive) : this.#listenLegacy(filter, receive);
+    return { notifications, close };
+  }
+
+  /** 2025: the transport forwards the server's bus to its connection; this client is that transport. */
+  #listenLegacy(filter: ListenFilter, receive: OnNotification): () => Promise<void> {
+    const wanted = (type: string, uri?: string): boolean =>
+      type === 'resources/updated' ? filter.resourceUris?.includes(uri!) === true
+        : filter[type.slice(0, type.indexOf('/')) as 'tools' | 'prompts' | 'resources'] === true;
+    const unsubscribe = this.#mcp.bus.subscribe((event) => {
+      if (!wanted(event.type, 'uri' in event ? event.uri : undefined)) return;
+      const { method, params } = notificationOf(event);
+      receive(params ? { method, params } : { method });
+    });
+    return async () => void unsubscribe();
+  }
+
+  /** 2026: a `subscriptions/listen` stream, open once acknowledged, ended by aborting it. */
+  async #listenModern(filter: ListenFilter, receive: OnNotification): Promise<() => Promise<void>> {
+    const abort = new AbortController();
+    let acknowledged!: () => void;
+    const ready = new Promise<void>((resolve) => (acknowledged = resolve));
+    const notifications: JsonObject = {
+      toolsListChanged: filter.tools === true,
+      promptsListChanged: filter.prompts === true,
+      resourcesListChanged: filter.resources === true,
+    };
+    if (filter.resourceUris) notifications.resourceSubscriptions = filter.resourceUris;
+    const stream = this.#send('subscriptions/listen', { notifications }, { signal: abort.signal }, (n) =>
+      n.method === 'notifications/subscriptions/acknowledged' ? acknowledged() : receive(n));
+    await Promise.race([ready, stream]);
+    return async () => {
+      abort.abort();
+      await stream.catch(() => {}); // a listen stream the client closes gets no answer
+    };
+  }
+
+  async #handshake(): Promise<JsonObject> {
+    if (this.#modern) return this.#send('server/discover', {});
+    const result = await this.#send('initialize', {
+      protocolVersion: LATEST_LEGACY_VERSION, capabilities: this.#capabilities as JsonObject, clientInfo: this.#clientInfo as unknown as JsonObject,
+    });
+    await this.#mcp.dispatch({ jsonrpc: '2.0', method: 'notifications/initialized' }, { connection: this.#connection });
+    if (this.#options.logLevel) await this.#send('logging/setLevel', { level: this.#options.logLevel });
+    return result;
+  }
+
+  async #answer(method: string, params: JsonObject): Promise<JsonObject> {
+    const { onElicit, onSample, onRoots } = this.#options;
+    if (method === 'elicitation/create' && onElicit) return (await onElicit(params as ElicitParams)) as JsonObject;
+    if (method === 'sampling/createMessage' && onSample) return (await onSample(params as CreateMessageParams)) as JsonObject;
+    if (method === 'roots/list' && onRoots) return (await onRoots()) as JsonObject;
     throw new Error(`The test client has no handler for ${method} (pass onElicit, onSample or onRoots)`);
   }
 
   /** The channel back from the server: notifications to the callbacks, 2025 requests to the handlers. */
-  function channel(call: CallOptions | undefined, onNotification?: (n: { method: string; params?: JsonObject }) => void): Send {
+  #channel(call: CallOptions | undefined, onNotification?: OnNotification): Send {
     return (message: JsonRpcMessage) => {
       const m = message as unknown as JsonObject;
       if (typeof m.method !== 'string') return;
       const params = m.params as JsonObject | undefined;
-      if (m.id !== undefined) {
-        const id = m.id as string | number;
-        answerClientRequest(m.method, params ?? {}).then(
-          (result) => void mcp.dispatch({ jsonrpc: '2.0', id, result }),
-          (error: unknown) => void mcp.dispatch({ jsonrpc: '2.0', id, error: { code: -32603, message: String((error as Error)?.message ?? error) } }),
-        );
-        return;
-      }
+      if (m.id !== undefined) return this.#answerLater(m.id as string | number, m.method, params ?? {});
       if (m.method === 'notifications/progress' && params) {
         const { progress, total, message: text } = params as { progress: number; total?: number; message?: string };
         call?.onProgress?.({ progress, ...(total !== undefined && { total }), ...(text !== undefined && { message: text }) });
       } else if (m.method === 'notifications/message' && params) {
-        options.onLog?.(params as { level: LoggingLevel; data: unknown; logger?: string });
+        this.#options.onLog?.(params as { level: LoggingLevel; data: unknown; logger?: string });
       }
       onNotification?.(params === undefined ? { method: m.method } : { method: m.method, params });
     };
   }
 
-  function envelope(params: JsonObject, call: CallOptions | undefined, progressToken: string): JsonObject {
+  /** A 2025 server request: answered by the handler, the answer routed back through dispatch. */
+  #answerLater(id: string | number, method: string, params: JsonObject): void {
+    // The answer comes back on the same connection, from the same caller, as a real client's would.
+    const opts = { connection: this.#connection, scope: this.#options.scope };
+    this.#answer(method, params).then(
+      (result) => void this.#mcp.dispatch({ jsonrpc: '2.0', id, result }, opts),
+      (error: unknown) => void this.#mcp.dispatch({ jsonrpc: '2.0', id, error: { code: -32603, message: String((error as Error)?.message ?? error) } }, opts),
+    );
+  }
+
+  #envelope(params: JsonObject, call: CallOptions | undefined, progressToken: string): JsonObject {
     const meta: JsonObject = { ...call?.meta };
     if (call?.onProgress) meta.progressToken = progressToken;
-    if (modern) {
+    if (this.#modern) {
       meta[META.protocolVersion] = MODERN_VERSIONS[0];
-      meta[META.clientCapabilities] = capabilities as JsonObject;
-      meta[META.clientInfo] = clientInfo as unknown as JsonObject;
-      meta[META.logLevel] = options.logLevel ?? 'debug';
+      meta[META.clientCapabilities] = this.#capabilities as JsonObject;
+      meta[META.clientInfo] = this.#clientInfo as unknown as JsonObject;
+      meta[META.logLevel] = this.#options.logLevel ?? 'debug';
     }
     return Object.keys(meta).length ? { ...params, _meta: meta } : params;
   }
 
-  async function send(method: string, params: JsonObject, call?: CallOptions, onNotification?: Parameters<typeof channel>[1]): Promise<JsonObject> {
-    const id = `test-${++nextId}`;
-    const opts = { connection: modern ? undefined : connection, scope: options.scope, send: channel(call, onNotification), signal: call?.signal };
-    const { reply } = await mcp.dispatch({ jsonrpc: '2.0', id, method, params: envelope(params, call, id) }, opts);
+  async #send(method: string, params: JsonObject, call?: CallOptions, onNotification?: OnNotification): Promise<JsonObject> {
+    const id = `test-${++this.#nextId}`;
+    const opts = {
+      connection: this.#modern ? undefined : this.#connection,
+      scope: this.#options.scope,
+      send: this.#channel(call, onNotification),
+      signal: call?.signal,
+    };
+    const { reply } = await this.#mcp.dispatch({ jsonrpc: '2.0', id, method, params: this.#envelope(params, call, id) }, opts);
     if (reply === undefined) throw new Error(`${method} got no answer (cancelled by the client)`);
     const error = reply.error as { code: number; message: string; data?: unknown } | undefined;
     if (error) throw toError(error);
     return reply.result as JsonObject;
   }
 
-  /** 2026 MRTR: answers each `input_required` round with the handlers, then retries. */
-  async function request(method: string, params: JsonObject = {}, call?: CallOptions): Promise<JsonObject> {
-    await (connected ??= connect());
-    let result = await send(method, params, call);
-    for (let round = 0; modern && result.resultType === 'input_required'; round++) {
-      if (round === MAX_INPUT_ROUNDS) throw new Error(`${method} still asked for input after ${MAX_INPUT_ROUNDS} rounds`);
-      const inputResponses: JsonObject = {};
-      const asked = (result.inputRequests ?? {}) as Record<string, { method: string; params: JsonObject }>;
-      for (const [key, input] of Object.entries(asked)) inputResponses[key] = await answerClientRequest(input.method, input.params ?? {});
-      const retry: JsonObject = { ...params, inputResponses };
-      if (result.requestState !== undefined) retry.requestState = result.requestState;
-      result = await send(method, retry, call);
-    }
-    return result;
-  }
-
-  async function connect(): Promise<JsonObject> {
-    if (modern) return send('server/discover', {});
-    const result = await send('initialize', { protocolVersion: LATEST_LEGACY_VERSION, capabilities: capabilities as JsonObject, clientInfo: clientInfo as unknown as JsonObject });
-    await mcp.dispatch({ jsonrpc: '2.0', method: 'notifications/initialized' }, { connection });
-    if (options.logLevel) await send('logging/setLevel', { level: options.logLevel });
-    return result;
-  }
-
-  async function listAll(method: string, key: string): Promise<JsonObject[]> {
+  async #listAll(method: string, key: string): Promise<JsonObject[]> {
     const items: JsonObject[] = [];
     let cursor: unknown;
     do {
-      const page = await request(method, cursor === undefined ? {} : { cursor: cursor as string });
+      const page = await this.request(method, cursor === undefined ? {} : { cursor: cursor as string });
       items.push(...((page[key] ?? []) as JsonObject[]));
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     return items;
   }
-
-  async function listen(filter: ListenFilter = { tools: true, prompts: true, resources: true }, onNotification?: Parameters<typeof channel>[1]): Promise<Listening> {
-    await (connected ??= connect());
-    const notifications: Listening['notifications'] = [];
-    const receive = (n: { method: string; params?: JsonObject }): void => {
-      if (n.method === 'notifications/subscriptions/acknowledged') return;
-      notifications.push(n);
-      onNotification?.(n);
-    };
-    if (!modern) {
-      // 2025: the transport forwards the server's bus to its connection; this client is that transport.
-      const wanted = (type: string, uri?: string): boolean =>
-        type === 'resources/updated' ? filter.resourceUris?.includes(uri!) === true
-          : filter[type.slice(0, type.indexOf('/')) as 'tools' | 'prompts' | 'resources'] === true;
-      const unsubscribe = mcp.bus.subscribe((event) => {
-        if (!wanted(event.type, 'uri' in event ? event.uri : undefined)) return;
-        const { method, params } = notificationOf(event);
-        receive(params ? { method, params } : { method });
-      });
-      return { notifications, close: async () => void unsubscribe() };
-    }
-    const abort = new AbortController();
-    let acknowledged!: () => void;
-    const ready = new Promise<void>((resolve) => (acknowledged = resolve));
-    const stream = send('subscriptions/listen', {
-      notifications: {
-        toolsListChanged: filter.tools === true,
-        promptsListChanged: filter.prompts === true,
-        resourcesListChanged: filter.resources === true,
-        ...(filter.resourceUris && { resourceSubscriptions: filter.resourceUris }),
-      },
-    }, { signal: abort.signal }, (n) => (n.method === 'notifications/subscriptions/acknowledged' ? acknowledged() : receive(n)));
-    await Promise.race([ready, stream]);
-    return {
-      notifications,
-      close: async () => {
-        abort.abort();
-        await stream.catch(() => {}); // a listen stream the client closes gets no answer
-      },
-    };
-  }
-
-  return {
-    era,
-    connect: () => (connected ??= connect()),
-    callTool: (name, args = {}, call) => request('tools/call', { name, arguments: args as JsonObject }, call) as never,
-    getPrompt: (name, args = {}, call) => request('prompts/get', { name, arguments: args }, call) as unknown as Promise<GetPromptResult>,
-    readResource: (uri, call) => request('resources/read', { uri }, call) as unknown as Promise<ReadResourceResult>,
-    complete: async (ref, argument, context) => {
-      const refParam = 'prompt' in ref ? { type: 'ref/prompt', name: ref.prompt } : { type: 'ref/resource', uri: ref.template };
-      const params: JsonObject = { ref: refParam, argument };
-      if (context) params.context = { arguments: context };
-      return (await request('completion/complete', params)).completion as unknown as CompletionResult;
-    },
-    listTools: () => listAll('tools/list', 'tools'),
-    listPrompts: () => listAll('prompts/list', 'prompts'),
-    listResources: () => listAll('resources/list', 'resources'),
-    listResourceTemplates: () => listAll('resources/templates/list', 'resourceTemplates'),
-    listen,
-    request: (method, params, call) => request(method, params, call) as never,
-  };
 }

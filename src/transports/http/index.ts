@@ -2,4 +2,3 @@
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
 export type { DnsRebindingOptions, HttpOptions } from './options.js';
 export type { CorsOptions } from './cors.js';
-export { mintSessionId, connectionFromSession } from './session.js';
