@@ -130,7 +130,7 @@ export function dispatchRequest<Scope>(
       } else if (admitted === false) {
         outcome = errorOutcome(id, overloaded());
       } else {
-        admitted.then((ok) => {
+        void admitted.then((ok) => {
           let queued: Outcome | undefined;
           try {
             holdsSlot = ok;
@@ -201,7 +201,7 @@ function execute<Scope>(
   const connection = opts.connection;
   const retry = modern !== undefined && spec.mrtr === true && params.requestState !== undefined;
   const loading = retry ? loadNodeCrypto() : undefined;
-  if (loading) {
+  if (loading !== undefined) {
     // Opening the MRTR state needs node:crypto, loaded on the first round; then this runs again.
     loading.then(
       () => {
