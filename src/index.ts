@@ -12,6 +12,7 @@ export { content } from './primitives/content.js';
 export type { ToolOptions, ToolHandler, ToolDefinition, ToolArgs } from './primitives/tools.js';
 export type { PromptOptions, PromptHandler, PromptArgument } from './primitives/prompts.js';
 export type { ResourceOptions, TemplateOptions, ResourceReader, TemplateReader } from './primitives/resources.js';
+export type { TemplateVariables, TemplateVariableName } from './primitives/template-variables.js';
 export type { Completer, CompletionResult } from './primitives/completions.js';
 export type { StandardSchemaV1, JsonSchema, SchemaLike, JsonSchemaConverter } from './schema/standard-schema.js';
 export { MemoryBus, type BusEvent, type NotificationBus } from './bus.js';

@@ -182,7 +182,8 @@ export class MiniMCP<Scope = unknown> {
     return this;
   }
 
-  resourceTemplate(uriTemplate: string, options: TemplateOptions, read: TemplateReader<Scope>): this {
+  /** Registers an RFC 6570 template; the reader's variables are typed from the template string. */
+  resourceTemplate<T extends string>(uriTemplate: T, options: TemplateOptions<NoInfer<T>>, read: TemplateReader<Scope, NoInfer<T>>): this {
     this.#core.resources.addTemplate(uriTemplate, options, read);
     return this;
   }
