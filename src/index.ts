@@ -15,5 +15,6 @@ export type { ResourceOptions, TemplateOptions, ResourceReader, TemplateReader }
 export type { TemplateVariables, TemplateVariableName } from './primitives/template-variables.js';
 export type { Completer, CompletionResult } from './primitives/completions.js';
 export type { StandardSchemaV1, JsonSchema, SchemaLike, JsonSchemaConverter } from './schema/standard-schema.js';
+export type { FromJsonSchema } from './schema/json-schema-types.js';
 export { MemoryBus, type BusEvent, type NotificationBus } from './bus.js';
 export * from './types.js';

@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import express from 'express';
 import fastify from 'fastify';
 import { Hono } from 'hono';
-import { type CallToolResult, type Context, type HandleOptions, type JsonObject, MiniMCP, type TemplateVariables } from 'minimcp';
+import { type CallToolResult, type Context, type HandleOptions, type JsonObject, type JsonSchema, MiniMCP, type TemplateVariables } from 'minimcp';
 import { mcpExpress } from 'minimcp/express';
 import { mcpFastify } from 'minimcp/fastify';
 import { mcpHono } from 'minimcp/hono';
@@ -37,8 +37,40 @@ mcp.tool('valibot', { input: v.object({ city: v.string(), days: v.optional(v.num
   return '';
 });
 
-mcp.tool('json-schema', { input: { type: 'object', properties: { n: { type: 'integer' } } } }, (args) => {
-  expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>();
+// A raw JSON Schema written inline is read literally (no `as const` needed).
+mcp.tool(
+  'json-schema',
+  {
+    input: {
+      type: 'object',
+      properties: {
+        n: { type: 'integer' },
+        unit: { enum: ['m', 'km'] },
+        tags: { type: 'array', items: { type: 'string' } },
+        note: { type: ['string', 'null'] },
+        at: { type: 'object', properties: { lat: { type: 'number' } }, required: ['lat'], additionalProperties: false },
+      },
+      required: ['n', 'unit'],
+      additionalProperties: false,
+    },
+  },
+  (args) => {
+    expectTypeOf(args).toEqualTypeOf<{ n: number; unit: 'm' | 'km'; tags?: string[]; note?: string | null; at?: { lat: number } }>();
+    return '';
+  },
+);
+
+mcp.tool('json-schema-open', { input: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }, (args) => {
+  expectTypeOf(args).toEqualTypeOf<{ [key: string]: unknown; n: number }>(); // additional properties are allowed
+  return '';
+});
+
+// @ts-expect-error `m` is not a property of the schema (it allows no others)
+mcp.tool('json-schema-typo', { input: { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false } }, ({ m }) => String(m));
+
+const schemaFromElsewhere: JsonSchema = { type: 'object' };
+mcp.tool('json-schema-unknown', { input: schemaFromElsewhere }, (args) => {
+  expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>(); // a schema typed only as JsonSchema
   return '';
 });
 
@@ -58,11 +90,21 @@ const Forecast = z.object({ city: z.string(), celsius: z.number() });
 mcp.tool('forecast', { input: z.object({ city: z.string() }), output: Forecast }, ({ city }) => ({ city, celsius: 21 }));
 mcp.tool('forecast-async', { output: Forecast }, async () => ({ city: 'Oslo', celsius: 21 }));
 mcp.tool('forecast-full', { output: Forecast }, (): CallToolResult => ({ content: [], structuredContent: { city: 'Oslo', celsius: 21 } }));
+// A full result literal, unannotated: its content blocks keep their literal `type` (this failed to compile before).
+mcp.tool('forecast-literal', { output: Forecast }, () => ({
+  content: [{ type: 'text', text: 'Oslo: 21 °C' }],
+  structuredContent: { city: 'Oslo', celsius: 21 },
+}));
+mcp.tool('forecast-literal-async', { output: Forecast }, async () => ({ content: [{ type: 'text', text: 'ok' }], isError: true }));
 // @ts-expect-error celsius must be a number
 mcp.tool('forecast-wrong', { output: Forecast }, () => ({ city: 'Oslo', celsius: '21' }));
 // @ts-expect-error city is missing
 mcp.tool('forecast-missing', { output: Forecast }, async () => ({ celsius: 21 }));
 mcp.tool('free-form', {}, () => 42); // without `output` a tool may return anything
+const Point = { type: 'object', properties: { x: { type: 'number' } }, required: ['x'], additionalProperties: false } as const;
+mcp.tool('point', { output: Point }, () => ({ x: 1 }));
+// @ts-expect-error x must be a number (raw JSON Schema output)
+mcp.tool('point-wrong', { output: Point }, () => ({ x: '1' }));
 
 // ---- prompts ------------------------------------------------------------------------------------------
 
