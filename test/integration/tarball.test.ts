@@ -4,7 +4,7 @@
  * CommonJS project (`npm init`'s default) to show what `require` and the README's snippet do there.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,6 +81,37 @@ describe('the packed tarball', () => {
       }
     }
   });
+
+  it('the published .d.ts give the same types: test/types compiles against the unpacked tarball (ESM, nodenext)', () => {
+    // Inside the repository's node_modules, so the peers the type tests import (zod, valibot, express...)
+    // resolve from there while `minimcp` resolves to the unpacked tarball next to the test file.
+    mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
+    const app = mkdtempSync(join(root, 'node_modules', '.cache', 'minimcp-types-'));
+    try {
+      const installed = join(app, 'node_modules', 'minimcp');
+      mkdirSync(installed, { recursive: true });
+      execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
+      writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'types-app', private: true, type: 'module' }));
+      cpSync(join(root, 'test', 'types'), app, { recursive: true });
+      const compilerOptions = {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        lib: ['ES2023', 'DOM'],
+        types: ['node'],
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        skipLibCheck: true,
+        noEmit: true,
+      };
+      writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
+      const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app], { encoding: 'utf8' });
+      expect(tsc.stdout + tsc.stderr).toBe('');
+      expect(tsc.status).toBe(0);
+    } finally {
+      rmSync(app, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   describe('installed into a CommonJS project ("type": "commonjs", as npm init writes)', () => {
     let app: string;
