@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import express from 'express';
 import fastify from 'fastify';
 import { Hono } from 'hono';
-import { type CallToolResult, type Context, type HandleOptions, type JsonObject, type JsonSchema, MiniMCP, type TemplateVariables } from 'minimcp';
+import { type CallToolResult, type Context, type MessageFacts, type JsonObject, type JsonSchema, MiniMCP, type TemplateVariables } from 'minimcp';
 import { mcpExpress } from 'minimcp/express';
 import { mcpFastify } from 'minimcp/fastify';
 import { mcpHono } from 'minimcp/hono';
@@ -115,7 +115,7 @@ mcp.prompt('explain', { arguments: z.object({ topic: z.string() }) }, (args) => 
 
 // ---- programmatic calls -------------------------------------------------------------------------------
 
-expectTypeOf(mcp.tools.call).parameters.toEqualTypeOf<[name: string, args?: JsonObject, opts?: HandleOptions<unknown>]>();
+expectTypeOf(mcp.tools.call).parameters.toEqualTypeOf<[name: string, args?: JsonObject, opts?: MessageFacts<unknown>]>();
 expectTypeOf(mcp.tools.call('zod', { a: 1 })).resolves.toEqualTypeOf<JsonObject>();
 expectTypeOf(mcp.resources.read('x://y')).resolves.toEqualTypeOf<JsonObject>();
 
@@ -162,7 +162,7 @@ scoped.use({
     expectTypeOf(ctx.scope).toEqualTypeOf<Scope>();
   },
 });
-expectTypeOf(scoped.tools.call).parameter(2).toEqualTypeOf<HandleOptions<Scope> | undefined>();
+expectTypeOf(scoped.tools.call).parameter(2).toEqualTypeOf<MessageFacts<Scope> | undefined>();
 
 const userOf = (req: IncomingMessage) => req.headers['x-user'] as string;
 
