@@ -15,7 +15,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { ex
 const subpaths = Object.keys(pkg.exports).map((key) => key.replace(/^\./, 'minimcp'));
 
 /** Raise these only on purpose: a jump means something unintended is being published (source maps, tests...). */
-const BUDGET = { packedBytes: 110_000, unpackedBytes: 360_000, files: 80 };
+const BUDGET = { packedBytes: 130_000, unpackedBytes: 420_000, files: 90 };
 
 interface PackResult {
   filename: string;
