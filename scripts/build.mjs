@@ -18,7 +18,7 @@ const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 const outDir = resolve(process.argv[2] ?? `${root}dist`);
 
 // Each export's JS file (dist/x/y.js) comes from src/x/y.ts.
-const entryPoints = Object.values(pkg.exports).map((target) => `${root}${target.import.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')}`);
+const entryPoints = Object.values(pkg.exports).map((target) => `${root}${target.default.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')}`);
 // The `minimcp` command (bin/minimcp.mjs) and the child process `minimcp dev` starts.
 entryPoints.push(`${root}src/dev/cli.ts`, `${root}src/dev/child.ts`);
 

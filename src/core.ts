@@ -15,7 +15,7 @@ import type { Era } from './protocol/versions.js';
 import type { PromptRegistry } from './primitives/prompts.js';
 import type { ResourceRegistry } from './primitives/resources.js';
 import type { ToolRegistry } from './primitives/tools.js';
-import type { CacheHint, ClientCapabilities, Implementation, LoggingLevel } from './types.js';
+import type { CacheHint, Implementation } from './types.js';
 
 export type { Connection } from './context/sessions.js';
 

@@ -25,7 +25,7 @@ const isMiniMCP = (value: unknown): value is MiniMCP<unknown> =>
 /** Serves on 127.0.0.1 at a free port; the parent's own address is what users see. */
 async function serveForDev<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Scope> = {}): Promise<RunningServer> {
   const { port: _port, host: _host, path = '/mcp', ...handlerOptions } = options;
-  const handler = createNodeHandler(mcp, handlerOptions);
+  const handler = createNodeHandler(mcp as MiniMCP<unknown>, handlerOptions); // serve()'s public signature checked the scope
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
