@@ -5,6 +5,7 @@ import type { PendingRequests } from './context/client-requests.js';
 import type { Context } from './context/context.js';
 import type { ConcurrencyGate, IdleSweeper } from './context/limits.js';
 import type { RequestRegistry } from './context/in-flight.js';
+import type { PrincipalQuota } from './context/principal.js';
 import type { RequestStateCodec } from './context/request-state.js';
 import type { McpError } from './protocol/errors.js';
 import type { JsonObject, JsonRpcMessage, RequestId } from './protocol/jsonrpc.js';
@@ -89,8 +90,8 @@ export interface Core<Scope> {
   readonly inFlight: RequestRegistry;
   readonly gate: ConcurrencyGate;
   readonly idle: IdleSweeper;
-  /** Open `subscriptions/listen` streams, and how many may be open at once. */
-  readonly streams: { open: number; readonly max: number };
+  /** Open `subscriptions/listen` streams: at most `maxStreams`, and `maxStreamsPerPrincipal` per principal. */
+  readonly streams: PrincipalQuota;
   readonly stateCodec: RequestStateCodec;
   readonly hooks: Hooks<Scope>[];
   readonly settings: {
@@ -102,6 +103,7 @@ export interface Core<Scope> {
     asyncContext: boolean;
   };
   capabilities(era: Era): JsonObject;
+  /** Who is asking ('' when anonymous): see context/principal.ts. */
   principalOf(scope: Scope | undefined): string;
   reportError(error: unknown, request: RequestInfo | undefined): void;
 }

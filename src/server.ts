@@ -7,6 +7,7 @@ import { PendingRequests } from './context/client-requests.js';
 import { RequestRegistry } from './context/in-flight.js';
 import { ConcurrencyGate, IdleSweeper } from './context/limits.js';
 import { RequestStateCodec } from './context/request-state.js';
+import { PrincipalQuota, principalFrom, type PrincipalOf } from './context/principal.js';
 import { ROUTE, type CacheSettings, type Core, type HandleOptions, type Hooks, type Outcome, type RequestInfo } from './core.js';
 import { NO_REPLY, dispatchRequest, errorOutcome, type Deliver } from './dispatch.js';
 import { ErrorCode, McpError, internalError, invalidRequest } from './protocol/errors.js';
@@ -30,6 +31,8 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   maxQueue?: number;
   /** Open 2026 `subscriptions/listen` streams at once (they hold no handler slot); past it, overload (503). Default 1000. */
   maxStreams?: number;
+  /** Open listen streams of any one principal (see `principal`); past it, overload (503). Default 10. */
+  maxStreamsPerPrincipal?: number;
   /** How long a queued request waits for a slot. Default 5 s. */
   queueTimeoutMs?: number;
   /** How long a 2025 handler waits for the client's answer to elicitation, sampling or roots. Default 5 min. */
@@ -40,8 +43,12 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   cache?: Partial<CacheSettings>;
   /** MRTR requestState signing. Set `secret` when several instances serve the same clients. */
   requestState?: { secret?: string | Uint8Array; ttlMs?: number };
-  /** Who is asking, from the scope: MRTR state is bound to it. */
-  principal?: (scope: Scope | undefined) => string | undefined;
+  /**
+   * Who is asking, from the scope (e.g. the verified token's subject). MRTR state is bound to it, and
+   * per-principal quotas count by it. Default: the scope's `principal` property when it is a string;
+   * '' (anonymous) otherwise. See docs/security.md.
+   */
+  principal?: PrincipalOf<Scope>;
   /** Converts Standard Schemas that cannot describe themselves (e.g. Valibot's `toJsonSchema`). */
   toJsonSchema?: JsonSchemaConverter;
   /** Advertise a primitive even before anything is registered (for servers that register later). */
@@ -122,7 +129,7 @@ export class MiniMCP<Scope = unknown> {
         positiveInt(options, 'queueTimeoutMs', 5_000),
       ),
       idle: new IdleSweeper(idleTimeoutMs),
-      streams: { open: 0, max: positiveInt(options, 'maxStreams', 1_000) },
+      streams: new PrincipalQuota(positiveInt(options, 'maxStreams', 1_000), positiveInt(options, 'maxStreamsPerPrincipal', 10)),
       stateCodec: new RequestStateCodec(options.requestState?.secret, positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
       hooks: [],
       settings: {
@@ -135,7 +142,7 @@ export class MiniMCP<Scope = unknown> {
       },
       // Both eras advertise the same set; the era parameter leaves room for one that differs.
       capabilities: () => (this.#capabilities ??= this.#computeCapabilities()),
-      principalOf: (scope) => options.principal?.(scope) ?? '',
+      principalOf: (scope) => principalFrom(scope, options.principal),
       reportError: (error, request) => {
         try {
           onError(error, request);
@@ -243,6 +250,11 @@ export class MiniMCP<Scope = unknown> {
     let resolve: ((outcome: Outcome) => void) | undefined;
     const now = this[ROUTE](message, opts, (outcome) => resolve!(outcome));
     return now ?? new Promise<Outcome>((r) => (resolve = r)); // `deliver` is never called before this returns
+  }
+
+  /** The principal this server binds state to for a scope ('' when anonymous); transports count their quotas by it. */
+  principalOf(scope: Scope | undefined): string {
+    return this.#core.principalOf(scope);
   }
 
   /**

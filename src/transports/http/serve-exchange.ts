@@ -104,6 +104,11 @@ class PostExchange<Scope> implements BodySink {
     }
   }
 
+  /** Who sent the request ('' anonymous): resumable streams are counted per principal. */
+  principal(): string {
+    return this.mcp.principalOf(this.#scope);
+  }
+
   /** The scope factory refused (an McpError with httpStatus) or broke (handed to the framework, or a 500). */
   scopeFailed(error: unknown): void {
     try {
@@ -146,7 +151,7 @@ class PostExchange<Scope> implements BodySink {
       let send: Send | undefined;
       let closeStream: (() => void) | undefined;
       if (isRequest && settings.streamable && this.accepts & ACCEPTS_SSE) {
-        const sse = (this.#stream = new PostStream(ex, settings, value, sessionHeader));
+        const sse = (this.#stream = new PostStream(ex, settings, value, sessionHeader, this));
         send = (message) => sse.send(message);
         closeStream = () => sse.close();
         signal = sse;

@@ -59,8 +59,12 @@ export class PostStream implements CancelSignal {
   /** Set by close(): later events go here instead of to the response. */
   #stored: StoredStream | undefined;
 
-  constructor(ex: Exchange<unknown>, settings: Settings, message: unknown, session: string | undefined) {
+  /** Who sent the request, asked only when a stream is kept for resumption. */
+  readonly #owner: { principal(): string };
+
+  constructor(ex: Exchange<unknown>, settings: Settings, message: unknown, session: string | undefined, owner: { principal(): string }) {
     this.#ex = ex;
+    this.#owner = owner;
     this.#settings = settings;
     this.#message = message;
     this.#session = session;
@@ -106,7 +110,7 @@ export class PostStream implements CancelSignal {
   close(): void {
     if (this.#finished || this.#stored !== undefined || this.#ex.signal.aborted || !this.#isResumable) return;
     if (!this.opened) this.#ex.write(this.#open()); // so the client has an event id to resume from
-    this.#stored = this.#settings.events.open(this.#id, this.#session, this.#seq + 1);
+    this.#stored = this.#settings.events.open(this.#id, this.#session, this.#seq + 1, this.#owner.principal());
     this.#detach();
     this.#stopKeepAlive();
     this.#ex.end();
@@ -132,7 +136,7 @@ export class PostStream implements CancelSignal {
     // The SDK v1 client resumes any stream with an event id that ended without a *result* (an error
     // reply, or none after a cancellation). Such a stream is remembered, empty: its GET gets 204, not 404.
     if (this.#isResumable && !aborted && (reply === undefined || !('result' in reply))) {
-      this.#settings.events.open(this.#id, this.#session, this.#seq + 1).end();
+      this.#settings.events.open(this.#id, this.#session, this.#seq + 1, this.#owner.principal()).end();
     }
     return true;
   }
