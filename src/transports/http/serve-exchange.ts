@@ -127,6 +127,10 @@ class PostExchange<Scope> implements BodySink {
       if (body === 'too-large') {
         return refuse(ex, 413, -32600, `Payload Too Large: the body exceeds ${settings.maxBodyBytes} bytes`, { connection: 'close' });
       }
+      if (body === 'over-budget') {
+        return refuse(ex, 503, -32603, 'Service Unavailable: too many request bodies in flight, retry later', { connection: 'close', 'retry-after': settings.retryAfter });
+      }
+      if (body === 'too-slow') return refuse(ex, 408, -32600, 'Request Timeout: the body was not received in time', { connection: 'close' });
       let value: unknown;
       if (body instanceof Uint8Array) {
         try {
