@@ -223,7 +223,8 @@ function execute<Scope>(
       if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
         throw invalidParams('params.inputResponses must be an object');
       }
-      const answers = { ...sealed, ...(responses as JsonObject | undefined) };
+      // Sealed answers win: the client may add answers for new questions, never rewrite earlier ones.
+      const answers = { ...(responses as JsonObject | undefined), ...sealed };
       broker = mrtr = new MrtrBroker(answers, modern.clientCapabilities as ClientCapabilities, () => execution.needsInput());
     } else {
       broker = new StreamBroker(core.pending, opts.send, connection?.clientCapabilities, core.settings.clientRequestTimeoutMs, execution);

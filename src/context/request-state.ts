@@ -53,6 +53,8 @@ export function paramsDigest(params: JsonObject): string {
   return loaded().createHash('sha256').update(canonicalJson(rest)).digest('base64url');
 }
 
+export const MIN_SECRET_BYTES = 32;
+
 export class RequestStateCodec {
   /** The configured secret, or a random one made on first use (with node:crypto, not at start-up). */
   #secret: Uint8Array | string | undefined;
@@ -61,6 +63,13 @@ export class RequestStateCodec {
     secret: Uint8Array | string | undefined,
     private readonly ttlMs: number,
   ) {
+    // A short secret can be guessed offline from one sealed state; HMAC-SHA256 wants 32 bytes of key.
+    if (secret !== undefined) {
+      const bytes = typeof secret === 'string' ? new TextEncoder().encode(secret).length : secret instanceof Uint8Array ? secret.length : -1;
+      if (bytes < MIN_SECRET_BYTES) {
+        throw new TypeError(`MiniMCP option requestState.secret must be a string or Uint8Array of at least ${MIN_SECRET_BYTES} bytes`);
+      }
+    }
     this.#secret = secret;
   }
 
@@ -84,9 +93,12 @@ export class RequestStateCodec {
     const dot = state.indexOf('.');
     if (dot < 0) throw bad;
     const body = state.slice(0, dot);
-    const mac = Buffer.from(state.slice(dot + 1), 'base64url');
+    const macText = state.slice(dot + 1);
+    const mac = Buffer.from(macText, 'base64url');
     const expected = this.#mac(body);
     if (mac.length !== expected.length || !loaded().timingSafeEqual(mac, expected)) throw bad;
+    // The decoder skips characters outside the alphabet: only the exact encoding of the MAC is accepted.
+    if (mac.toString('base64url') !== macText) throw bad;
     let payload: StatePayload;
     try {
       payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StatePayload;
