@@ -1,22 +1,7 @@
 /**
- * Who is asking. The framework binds per-client state to a principal: MRTR `requestState`, and the
- * per-principal quotas of listen streams and resumable streams. It learns the principal from the
- * scope, in one way: the `principal` option of MiniMCP, a function of the scope; without it, the
- * scope's own `principal` property when that is a string. '' means anonymous: nothing is bound, and
- * only the server-wide limits apply (anonymous clients cannot be told apart).
+ * Per-principal quotas of long-lived things. The principal is the server's `principalOf(scope)`:
+ * the `principal` option, else the scope's own `principal` string; '' is anonymous.
  */
-export type PrincipalOf<Scope> = (scope: Scope | undefined) => string | undefined;
-
-export function principalFrom<Scope>(scope: Scope | undefined, option: PrincipalOf<Scope> | undefined): string {
-  if (option !== undefined) {
-    const named = option(scope);
-    return typeof named === 'string' ? named : '';
-  }
-  if (typeof scope !== 'object' || scope === null) return '';
-  const own = (scope as { principal?: unknown }).principal;
-  return typeof own === 'string' ? own : '';
-}
-
 /**
  * Places for long-lived streams: at most `max` in all and `perPrincipal` for any one named principal,
  * so one client cannot take them all. Anonymous streams count only against the total.

@@ -53,9 +53,8 @@ export function parseEventId(eventId: string): { streamId: string; seq: number }
 
 /** The events of one stream after its POST response was closed, and the GET reading them, if any. */
 export class StoredStream {
-  readonly session: string | undefined;
-  /** Whose stream it is ('' anonymous), for the per-principal bound. */
-  readonly principal: string;
+  /** Whose it is (principal and session): only the same owner may resume it. */
+  readonly owner: string;
   /** The request finished: no more events will come. */
   done = false;
   /** Dropped from the store (limits): later events are discarded. */
@@ -68,8 +67,11 @@ export class StoredStream {
   #chars = 0;
   #reader: StreamReader | undefined;
 
-  constructor(session: string | undefined, nextSeq: number, limits: EventStoreLimits, principal = '') {
-    this.session = session;
+  /** The named principal it counts against ('' anonymous: only the total applies). */
+  readonly principal: string;
+
+  constructor(owner: string, nextSeq: number, limits: EventStoreLimits, principal = '') {
+    this.owner = owner;
     this.principal = principal;
     this.#first = nextSeq;
     this.#limits = limits;
@@ -144,7 +146,7 @@ export class EventStore {
    * Starts keeping a stream whose next event is number `nextSeq`. Past the principal's share its own
    * oldest stream is dropped; past maxStreams, the oldest of all.
    */
-  open(streamId: string, session: string | undefined, nextSeq: number, principal = ''): StoredStream {
+  open(streamId: string, owner: string, nextSeq: number, principal = ''): StoredStream {
     this.#sweep();
     const streams = this.#streams;
     if (principal !== '' && (this.#held.get(principal) ?? 0) >= this.limits.maxStreamsPerPrincipal) {
@@ -159,7 +161,7 @@ export class EventStore {
       const [oldestId, oldest] = streams.entries().next().value!;
       this.#forget(oldestId, oldest);
     }
-    const stream = new StoredStream(session, nextSeq, this.limits, principal);
+    const stream = new StoredStream(owner, nextSeq, this.limits, principal);
     streams.set(streamId, stream);
     if (principal !== '') this.#held.set(principal, (this.#held.get(principal) ?? 0) + 1);
     return stream;
@@ -175,12 +177,12 @@ export class EventStore {
     else this.#held.delete(principal);
   }
 
-  /** The stream a `Last-Event-ID` names, if it is kept and belongs to this session. */
-  find(lastEventId: string, session: string | undefined): { stream: StoredStream; seq: number } | undefined {
+  /** The stream a `Last-Event-ID` names, if it is kept and belongs to this owner (principal and session). */
+  find(lastEventId: string, owner: string): { stream: StoredStream; seq: number } | undefined {
     this.#sweep();
     const parsed = parseEventId(lastEventId);
     const stream = parsed && this.#streams.get(parsed.streamId);
-    if (stream === undefined || stream.session !== session) return undefined;
+    if (stream === undefined || stream.owner !== owner) return undefined;
     return { stream, seq: parsed!.seq };
   }
 

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { MiniMCP } from '../../server.js';
 import { Cancellation } from '../../context/cancellation.js';
-import type { Idle } from '../../context/limits.js';
+import type { Idle } from '../../request/limits.js';
 import { bodyBudget } from './body-budget.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { resolveSettings, type HttpOptions, type Settings } from './options.js';

@@ -1,5 +1,5 @@
 /** The HTTP transport's options, shared by the fetch and node handlers, checked once into Settings. */
-import { IdleSweeper } from '../../context/limits.js';
+import { IdleSweeper } from '../../request/limits.js';
 import { EventStore } from './event-store.js';
 import { hostRule, type HostRule } from './origin.js';
 
