@@ -28,7 +28,8 @@ export interface MethodSpec {
   run(core: Core<any>, call: MethodCall<any>): Promise<JsonObject> | JsonObject;
 }
 
-const MAX_URI_LENGTH = 65_536;
+/** Real URIs stay far below this; template matching costs time linear in the length, per template. */
+const MAX_URI_LENGTH = 8_192;
 
 const stringParam = (params: JsonObject, name: string): string => {
   const value = params[name];
