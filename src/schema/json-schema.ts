@@ -27,7 +27,8 @@ function dialectOf(schema: JsonObject): SchemaDraft {
 
 function describe(errors: { instanceLocation: string; error: string }[]): string {
   // The innermost errors come last and say the most; keep the message short for the model.
-  const useful = errors.filter((e) => !/^(?:Property "[^"]*"|Items|Instance) (?:does|did) not match/.test(e.error));
+  // Wrappers ("Property "x" does not match schema.") only say an inner error exists: drop them.
+  const useful = errors.filter((e) => !/^(?:Property "[^"]*"|Items|Instance) (?:does|did) not match .*schema\.$/.test(e.error));
   return (useful.length ? useful : errors)
     .slice(0, 5)
     .map((e) => (e.instanceLocation === '#' ? e.error : `${e.instanceLocation.slice(2).replaceAll('/', '.')}: ${e.error}`))
