@@ -11,6 +11,7 @@ import { Call, ownerKey } from './request/call.js';
 import { RequestRegistry } from './request/in-flight.js';
 import { ConcurrencyGate, IdleSweeper } from './request/limits.js';
 import { NO_REPLY, errorOutcome } from './request/outcome.js';
+import { PrincipalQuota } from './context/principal.js';
 import { ErrorCode, McpError, internalError, invalidRequest } from './protocol/errors.js';
 import { parseJson, readEnvelope, serializeMessage, type JsonObject, type RequestId } from './protocol/jsonrpc.js';
 import { PromptRegistry, type PromptArgument, type PromptHandler, type PromptOptions } from './primitives/prompts.js';
@@ -37,6 +38,8 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   maxQueue?: number;
   /** Open 2026 `subscriptions/listen` streams at once (they hold no handler slot); past it, overload (503). Default 1000. */
   maxStreams?: number;
+  /** Open listen streams of any one principal (see `principal`); past it, overload (503). Default 10. */
+  maxStreamsPerPrincipal?: number;
   /** How long a queued request waits for a slot. Default 5 s. */
   queueTimeoutMs?: number;
   /** How long a 2025 handler waits for the client's answer to elicitation, sampling or roots. Default 5 min. */
@@ -150,7 +153,7 @@ export class MiniMCP<Scope = unknown> {
         positiveInt(options, 'maxConcurrencyPerPrincipal', Math.ceil(maxConcurrency / 2), maxConcurrency),
       ),
       idle: new IdleSweeper(idleTimeoutMs),
-      streams: { open: 0, max: positiveInt(options, 'maxStreams', 1_000) },
+      streams: new PrincipalQuota(positiveInt(options, 'maxStreams', 1_000), positiveInt(options, 'maxStreamsPerPrincipal', 10)),
       stateCodec: new RequestStateCodec(signer, positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
       sessions: new SessionCodec(signer),
       hooks: [],

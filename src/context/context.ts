@@ -11,6 +11,7 @@ import {
   type ElicitResult, type Implementation, type ListRootsResult, type LoggingLevel,
 } from '../types.js';
 import type { InputBroker } from './client-requests.js';
+import { checkedAnswer } from './elicit-answer.js';
 
 export interface ClientFacts {
   capabilities: ClientCapabilities;
@@ -133,7 +134,8 @@ export class Context<Scope = unknown> {
 
   /** Asks the user for input (form or URL mode). */
   elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult> {
-    return this.#host.broker().request('elicitation/create', params, options?.key) as Promise<ElicitResult>;
+    const answer = this.#host.broker().request('elicitation/create', params, options?.key) as Promise<ElicitResult>;
+    return answer.then((a) => checkedAnswer(params, a));
   }
 
   /** Asks the client's model for a completion. */

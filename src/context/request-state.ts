@@ -58,11 +58,20 @@ export function paramsDigest(params: JsonObject): string {
  * it, so instances that share `requestState.secret` accept each other's. Session MACs cover a
  * label with a NUL, which no requestState body (base64url) contains: one never passes as the other.
  */
+export const MIN_SECRET_BYTES = 32;
+
 export class Signer {
   /** The configured secret, or a random one made on first use (with node:crypto, not at start-up). */
   #secret: Uint8Array | string | undefined;
 
   constructor(secret: Uint8Array | string | undefined) {
+    // A short secret can be guessed offline from one signed value; HMAC-SHA256 wants 32 bytes of key.
+    if (secret !== undefined) {
+      const bytes = typeof secret === 'string' ? new TextEncoder().encode(secret).length : secret instanceof Uint8Array ? secret.length : -1;
+      if (bytes < MIN_SECRET_BYTES) {
+        throw new TypeError(`MiniMCP option requestState.secret must be a string or Uint8Array of at least ${MIN_SECRET_BYTES} bytes`);
+      }
+    }
     this.#secret = secret;
   }
 
@@ -76,7 +85,8 @@ export class Signer {
   verify(body: string, macText: string): boolean {
     const mac = Buffer.from(macText, 'base64url');
     const expected = this.mac(body);
-    return mac.length === expected.length && loaded().timingSafeEqual(mac, expected);
+    // The decoder skips characters outside the alphabet: only the exact encoding of the MAC is accepted.
+    return mac.length === expected.length && loaded().timingSafeEqual(mac, expected) && mac.toString('base64url') === macText;
   }
 }
 

@@ -231,7 +231,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     const sealed = retry ? this.#core.stateCodec.open(params.requestState, this.method, params, this.#principal) : {};
     const responses = params.inputResponses;
     if (responses !== undefined && !isObject(responses)) throw invalidParams('params.inputResponses must be an object');
-    return { ...sealed, ...responses };
+    // Sealed answers win: the client may add answers for new questions, never rewrite earlier ones.
+    return { ...responses, ...sealed };
   }
 
   /** The method, with the hooks around it when there are any (called by `invoke`). */

@@ -13,6 +13,10 @@ export type BodyRead =
   | { readonly parsed: unknown }
   /** Larger than the limit: detected from Content-Length or while reading, never after buffering it all. */
   | 'too-large'
+  /** Buffering it would take the process past its total for request bodies (see body-budget.ts). */
+  | 'over-budget'
+  /** Not received within the body-read deadline (a slow trickle). */
+  | 'too-slow'
   /** The client went away while sending. */
   | undefined;
 

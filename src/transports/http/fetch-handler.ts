@@ -4,6 +4,7 @@
  */
 import type { MiniMCP } from '../../server.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
+import { bodyBudget } from './body-budget.js';
 import { resolveSettings, type HttpOptions, type Settings } from './options.js';
 import { serveExchange } from './serve-exchange.js';
 
@@ -35,8 +36,11 @@ class FetchExchange<Scope> implements Exchange<Scope> {
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   #ended = false;
 
-  constructor(request: Request, init: { scope?: Scope } | undefined, factory: FetchHandlerOptions<Scope>['scope']) {
+  readonly #maxBuffered: number;
+
+  constructor(request: Request, init: { scope?: Scope } | undefined, factory: FetchHandlerOptions<Scope>['scope'], maxBuffered: number) {
     this.method = request.method;
+    this.#maxBuffered = maxBuffered;
     this.#request = request;
     this.#init = init;
     this.#factory = factory;
@@ -84,15 +88,18 @@ class FetchExchange<Scope> implements Exchange<Scope> {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        size += value.byteLength;
-        if (size > limit) {
+        const tooLarge = size + value.byteLength > limit;
+        if (tooLarge || !bodyBudget.reserve(value.byteLength, this.#maxBuffered)) {
           reader.cancel().catch(() => {});
-          return 'too-large';
+          return tooLarge ? 'too-large' : 'over-budget';
         }
+        size += value.byteLength;
         chunks.push(value);
       }
     } catch {
       return undefined; // the client aborted the upload
+    } finally {
+      bodyBudget.release(size); // parsed at once from here; the budget is for bodies still arriving
     }
     if (chunks.length === 1) return chunks[0]!;
     const all = new Uint8Array(size);
@@ -140,7 +147,7 @@ export function createFetchHandler<Scope>(mcp: MiniMCP<Scope>, options: FetchHan
   const factory = options.scope;
   if (factory !== undefined && typeof factory !== 'function') throw new TypeError('HTTP option scope must be a function');
   return (request, init) => {
-    const exchange = new FetchExchange<Scope>(request, init, factory);
+    const exchange = new FetchExchange<Scope>(request, init, factory, settings.maxBufferedBytes);
     serveExchange(mcp, settings, exchange);
     return exchange.response;
   };

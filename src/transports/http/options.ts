@@ -1,5 +1,6 @@
 /** The HTTP transport's options, shared by the fetch and node handlers, checked once into Settings. */
 import { corsRule, type CorsOptions, type CorsRule } from './cors.js';
+import { IdleSweeper } from '../../request/limits.js';
 import { EventStore } from './event-store.js';
 import { hostRule, type HostRule } from './origin.js';
 
@@ -22,6 +23,13 @@ export interface HttpOptions {
   mode?: 'streamable' | 'json';
   /** Largest accepted body in bytes, enforced while reading. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Bytes of request bodies buffered at once, counted over every handler in the process; a body that
+   * would pass it is refused with 503 and Retry-After. Default 64 MiB (16 bodies at the size limit).
+   */
+  maxBufferedBytes?: number;
+  /** node:http: a body not fully received this long after reading began is refused with 408. Default 30 s. */
+  bodyTimeoutMs?: number;
   /** Interval of `: keepalive` comments on open SSE streams. Default 15 s. */
   keepAliveMs?: number;
   /**
@@ -43,6 +51,9 @@ export interface HttpOptions {
 export interface Settings {
   readonly streamable: boolean;
   readonly maxBodyBytes: number;
+  readonly maxBufferedBytes: number;
+  /** Deadlines of bodies being read (node:http); one shared sweep, no timer per request. */
+  readonly bodyDeadline: IdleSweeper;
   readonly keepAliveMs: number;
   readonly sseRetryMs: number;
   /** Events of closed 2025 streams, waiting for a resuming GET; one store per handler. */
@@ -55,7 +66,9 @@ export interface Settings {
 
 const DEFAULT_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
-function positive(options: HttpOptions, name: 'maxBodyBytes' | 'keepAliveMs' | 'sseRetryMs' | 'retryAfterSeconds', fallback: number): number {
+type NumericOption = 'maxBodyBytes' | 'maxBufferedBytes' | 'bodyTimeoutMs' | 'keepAliveMs' | 'sseRetryMs' | 'retryAfterSeconds';
+
+function positive(options: HttpOptions, name: NumericOption, fallback: number): number {
   const value = options[name] ?? fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
     throw new TypeError(`HTTP option ${name} must be a positive integer, got ${String(value)}`);
@@ -70,6 +83,8 @@ export function resolveSettings(options: HttpOptions = {}): Settings {
   return {
     streamable: mode === 'streamable',
     maxBodyBytes: positive(options, 'maxBodyBytes', 4 * 1024 * 1024),
+    maxBufferedBytes: positive(options, 'maxBufferedBytes', 64 * 1024 * 1024),
+    bodyDeadline: new IdleSweeper(positive(options, 'bodyTimeoutMs', 30_000)),
     keepAliveMs: positive(options, 'keepAliveMs', 15_000),
     sseRetryMs: positive(options, 'sseRetryMs', 1000),
     events: new EventStore(),
