@@ -46,6 +46,10 @@ export interface HandleOptions<Scope> {
   connection?: Connection;
   /** 2025 HTTP SSE only (SEP-1699): ends the response stream early; the rest is delivered on a resuming GET. */
   closeStream?: () => void;
+  /** A stream transport (stdio): a 2025 request before `initialize` is refused (see dispatch). */
+  requireInitialize?: boolean;
+  /** Keeps the runtime working on a promise after the response (Workers' `ctx.waitUntil`); undefined where the process lives on anyway. */
+  waitUntil?: (promise: Promise<unknown>) => void;
 }
 
 /** What one message produced: the reply (none for notifications) and its HTTP status. */

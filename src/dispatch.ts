@@ -7,13 +7,12 @@ import { Context, levelRank, runWithContext } from './context/context.js';
 import { Execution, type Interrupt } from './context/execution.js';
 import { RequestRegistry } from './context/in-flight.js';
 import { overloaded } from './context/limits.js';
-import { loadNodeCrypto } from './context/request-state.js';
 import type { Call, Core, HandleOptions, Outcome, RequestInfo } from './core.js';
 import { ErrorCode, McpError, internalError, invalidParams } from './protocol/errors.js';
 import { errorResponse, resultResponse, type JsonObject, type RequestId } from './protocol/jsonrpc.js';
 import { checkStandardHeaders } from './protocol/standard-headers.js';
 import {
-  checkLegacyHeader, detectEra, readModernMeta, DEFAULT_HTTP_LEGACY_VERSION, LATEST_LEGACY_VERSION, type Era, type ModernMeta,
+  checkLegacyHeader, detectEra, readModernMeta, DEFAULT_HTTP_LEGACY_VERSION, LATEST_LEGACY_VERSION, META, type Era, type ModernMeta,
 } from './protocol/versions.js';
 import { METHODS, type MethodSpec } from './methods.js';
 import type { ClientCapabilities, Implementation } from './types.js';
@@ -48,6 +47,22 @@ function modernize(error: McpError): McpError {
  * answer from it directly, and on Node 20 every promise pays AsyncLocalStorage's hooks.
  */
 export type Deliver = (outcome: Outcome) => void;
+
+/**
+ * A 2025 request on a stream that never saw `initialize` (stdio), and without the 2026 `_meta`
+ * that would make it stand alone: neither way in was taken, so it is refused rather than served
+ * with guessed capabilities. `ping` is allowed before initialization. Only transports that ask
+ * (`requireInitialize`) get the check: HTTP without a session is stateless 2025 by design.
+ */
+function notInitialized<Scope>(method: string, era: Era, opts: HandleOptions<Scope>): McpError | undefined {
+  const connection = opts.connection;
+  if (era !== 'legacy' || !opts.requireInitialize || connection === undefined || connection.protocolVersion !== undefined) return undefined;
+  if (method === 'initialize' || method === 'ping') return undefined;
+  return invalidParams(
+    `This connection is not initialized: send initialize first (2025-11-25), or give every request ` +
+      `the 2026-07-28 _meta ("${META.protocolVersion}" and "${META.clientCapabilities}")`,
+  );
+}
 
 /**
  * Returns the outcome when the handler answered synchronously; otherwise returns undefined and
@@ -85,6 +100,8 @@ export function dispatchRequest<Scope>(
   }
   const spec = METHODS.get(method);
   if (!spec || !eraAllows(spec, era) || (spec.enabled && !spec.enabled(core))) return errorOutcome(id, methodNotFound(method, era));
+  const noWayIn = notInitialized(method, era, opts);
+  if (noWayIn) return errorOutcome(id, noWayIn);
 
   const protocolVersion = modern?.protocolVersion ?? opts.connection?.protocolVersion ?? versionHeader ??
     (headers ? DEFAULT_HTTP_LEGACY_VERSION : LATEST_LEGACY_VERSION);
@@ -196,20 +213,22 @@ function execute<Scope>(
   execution: Execution,
   opts: HandleOptions<Scope>,
   later: (outcome: Outcome) => void,
+  opened?: JsonObject,
 ): Outcome | undefined {
   const { id, method, params, era, modern } = facts;
   const connection = opts.connection;
   const retry = modern !== undefined && spec.mrtr === true && params.requestState !== undefined;
-  const loading = retry ? loadNodeCrypto() : undefined;
-  if (loading) {
-    // Opening the MRTR state needs node:crypto, loaded on the first round; then this runs again.
-    loading.then(
-      () => {
-        const outcome = execution.aborted ? abortedOutcome(id, execution) : execute(core, spec, facts, execution, opts, later);
-        if (outcome !== undefined) later(outcome);
-      },
-      (error: unknown) => later(failure(core, facts, error, undefined)),
-    );
+  if (retry && opened === undefined) {
+    // Opening the MRTR state checks its HMAC (Web Crypto, asynchronous); then this runs again with the answers.
+    Promise.resolve()
+      .then(() => core.stateCodec.open(params.requestState, method, params, core.principalOf(opts.scope)))
+      .then(
+        (sealed) => {
+          const outcome = execution.aborted ? abortedOutcome(id, execution) : execute(core, spec, facts, execution, opts, later, sealed);
+          if (outcome !== undefined) later(outcome);
+        },
+        (error: unknown) => later(failure(core, facts, error, undefined)),
+      );
     return undefined;
   }
   let ctx: Context<Scope> | undefined;
@@ -218,7 +237,7 @@ function execute<Scope>(
     let broker: InputBroker;
     let mrtr: MrtrBroker | undefined;
     if (modern) {
-      const sealed = retry ? core.stateCodec.open(params.requestState, method, params, principal) : {};
+      const sealed = opened ?? {};
       const responses = params.inputResponses;
       if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
         throw invalidParams('params.inputResponses must be an object');
@@ -241,6 +260,7 @@ function execute<Scope>(
       send: opts.send,
       broker,
       closeStream: opts.closeStream,
+      waitUntil: opts.waitUntil,
     });
     const call: Call<Scope> = { id, method, params, era, modern, headers: opts.headers, connection, send: opts.send, ctx };
     // Without hooks the method runs directly; a synchronous result (lists, ping) needs no race at all.
@@ -281,21 +301,21 @@ function settle<Scope>(run: Running<Scope>, work: Promise<JsonObject>): undefine
   );
   if (!spec.stream) {
     execution.onInterrupt((why) => {
-      // Sealing the MRTR state needs node:crypto, loaded on the first round.
-      const loading = why === 'input' ? loadNodeCrypto() : undefined;
-      if (loading === undefined) return finish(() => interrupted(run, why));
-      loading.then(() => finish(() => interrupted(run, why)), (error: unknown) => finish(() => failure(core, facts, error, run.ctx)));
+      if (why !== 'input') return finish(() => interrupted(run, why));
+      // Sealing the MRTR state signs it (Web Crypto, asynchronous); what it seals is taken now.
+      const { mrtr } = run;
+      const inputRequests = mrtr!.inputRequests;
+      core.stateCodec.seal(facts.method, facts.params, run.principal, { ...mrtr!.used }).then(
+        (requestState) => finish(() => ok(facts.id, { resultType: 'input_required', inputRequests, requestState })),
+        (error: unknown) => finish(() => failure(core, facts, error, run.ctx)),
+      );
     });
   }
   return undefined;
 }
 
-function interrupted<Scope>(run: Running<Scope>, why: Interrupt): Outcome {
-  const { core, facts, execution, mrtr } = run;
-  if (why === 'input') {
-    const requestState = core.stateCodec.seal(facts.method, facts.params, run.principal, { ...mrtr!.used });
-    return ok(facts.id, { resultType: 'input_required', inputRequests: mrtr!.inputRequests, requestState });
-  }
+function interrupted<Scope>(run: Running<Scope>, why: Exclude<Interrupt, 'input'>): Outcome {
+  const { core, facts, execution } = run;
   if (why === 'aborted') return abortedOutcome(facts.id, execution);
   throw internalError(`Request timed out after ${core.settings.idleTimeoutMs} ms without progress`);
 }

@@ -3,7 +3,6 @@
  * scope, cancellation, client facts, and the ways back to the client: progress, logs, notifications
  * and requests. Sending without a channel (plain request/response) is a silent no-op.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Era } from '../protocol/versions.js';
 import type { JsonObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import {
@@ -11,6 +10,7 @@ import {
   type ElicitResult, type Implementation, type ListRootsResult, type LoggingLevel,
 } from '../types.js';
 import type { InputBroker } from './client-requests.js';
+import { createAsyncStorage, hasAsyncContext } from '../platform/async-context.js';
 
 export interface ClientFacts {
   capabilities: ClientCapabilities;
@@ -34,6 +34,8 @@ export interface ContextInit<Scope> {
   broker: InputBroker;
   /** The transport's way to end the response stream early (2025 HTTP SSE); undefined elsewhere. */
   closeStream?: (() => void) | undefined;
+  /** The platform's way to keep work alive after the response (Workers); undefined elsewhere. */
+  waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
 }
 
 export interface AskOptions {
@@ -41,13 +43,19 @@ export interface AskOptions {
   key?: string;
 }
 
-const storage = new AsyncLocalStorage<Context<unknown>>();
+const storage = createAsyncStorage<Context<unknown>>();
 
 /** The context of the request being handled, from anywhere inside its handler. */
 export function getContext<Scope = unknown>(): Context<Scope> {
   const ctx = storage.getStore();
-  if (!ctx) throw new Error('getContext() was called outside a MiniMCP handler (or with the option asyncContext: false)');
-  return ctx as Context<Scope>;
+  if (ctx) return ctx as Context<Scope>;
+  if (!hasAsyncContext) {
+    throw new Error(
+      'getContext() needs AsyncLocalStorage, which this runtime does not provide (on Cloudflare Workers set the ' +
+        'compatibility flag nodejs_als or nodejs_compat); use the ctx argument your handler receives instead',
+    );
+  }
+  throw new Error('getContext() was called outside a MiniMCP handler (or with the option asyncContext: false)');
 }
 
 export const runWithContext = <T>(ctx: Context<unknown>, fn: () => T): T => storage.run(ctx, fn);
@@ -122,6 +130,17 @@ export class Context<Scope = unknown> {
    */
   closeStream(): void {
     if (!this.#init.execution.aborted) this.#init.closeStream?.();
+  }
+
+  /**
+   * Keeps `promise` running after this request's response is sent. On Cloudflare Workers the runtime
+   * otherwise stops work that outlives the response; there this hands it to the platform's
+   * `waitUntil` (given to the fetch handler). Elsewhere the process lives on and this only makes sure
+   * a rejection is not left unhandled (it is reported to `console.error`).
+   */
+  waitUntil(promise: Promise<unknown>): void {
+    const kept = promise.catch((error: unknown) => console.error('[minimcp] work kept with ctx.waitUntil() failed:', error));
+    this.#init.waitUntil?.(kept);
   }
 
   /** Asks the user for input (form or URL mode). */

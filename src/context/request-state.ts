@@ -3,26 +3,15 @@
  * server keeps nothing. The state is attacker-controlled input, so it is HMAC-SHA256 signed and bound
  * to the method, a digest of the params, the principal and an expiry; anything else is -32602.
  *
- * node:crypto (hashing, HMAC) is loaded on the first MRTR round, not at start-up: loading it is a
- * sizeable part of a cold start and most requests never need it. `loadNodeCrypto()` must have
- * resolved before `paramsDigest`, `seal` or `open` run; the dispatcher waits for it when needed.
+ * Signing uses Web Crypto (src/platform/hmac.ts), which every supported runtime has without Node
+ * compatibility; it is asynchronous, so sealing and opening are too.
  */
-import { lazyModule } from '../lazy-module.js';
 import { invalidParams } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import { fromBase64url, textFromBase64url, toBase64url } from '../platform/base64url.js';
+import { hmacKey, randomSecret, sha256, type HmacKey } from '../platform/hmac.js';
 
-const nodeCrypto = lazyModule(() => import('node:crypto'));
-
-/** Resolves once node:crypto is loaded; undefined when it already is (the usual case, no promise). */
-export function loadNodeCrypto(): Promise<unknown> | undefined {
-  return nodeCrypto.loaded === undefined ? nodeCrypto.load() : undefined;
-}
-
-function loaded(): typeof import('node:crypto') {
-  const crypto = nodeCrypto.loaded;
-  if (crypto === undefined) throw new Error('node:crypto is not loaded yet: await loadNodeCrypto() first');
-  return crypto;
-}
+const encoder = new TextEncoder();
 
 interface StatePayload {
   v: 1;
@@ -48,52 +37,46 @@ function canonicalJson(value: unknown, depth = 0): string {
 const MAX_DEPTH = 256;
 
 /** The params that identify the request: everything but the MRTR fields and `_meta`. */
-export function paramsDigest(params: JsonObject): string {
+export async function paramsDigest(params: JsonObject): Promise<string> {
   const { inputResponses: _i, requestState: _s, _meta: _m, ...rest } = params;
-  return loaded().createHash('sha256').update(canonicalJson(rest)).digest('base64url');
+  return toBase64url(await sha256(canonicalJson(rest)));
 }
 
 export class RequestStateCodec {
-  /** The configured secret, or a random one made on first use (with node:crypto, not at start-up). */
-  #secret: Uint8Array | string | undefined;
+  /** The configured secret, or a random one made on first use. */
+  #key: HmacKey | undefined;
 
   constructor(
-    secret: Uint8Array | string | undefined,
+    private readonly secret: Uint8Array | string | undefined,
     private readonly ttlMs: number,
-  ) {
-    this.#secret = secret;
+  ) {}
+
+  get #hmac(): HmacKey {
+    return (this.#key ??= hmacKey(this.secret ?? randomSecret()));
   }
 
-  #mac(body: string): Buffer {
-    const crypto = loaded();
-    this.#secret ??= crypto.randomBytes(32);
-    return crypto.createHmac('sha256', this.#secret).update(body).digest();
-  }
-
-  seal(method: string, params: JsonObject, principal: string, answers: JsonObject): string {
-    const digest = paramsDigest(params);
+  async seal(method: string, params: JsonObject, principal: string, answers: JsonObject): Promise<string> {
+    const digest = await paramsDigest(params);
     const payload: StatePayload = { v: 1, m: method, d: digest, p: principal, e: Date.now() + this.ttlMs, a: answers };
-    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    return `${body}.${this.#mac(body).toString('base64url')}`;
+    const body = toBase64url(encoder.encode(JSON.stringify(payload)));
+    return `${body}.${toBase64url(await this.#hmac.sign(body))}`;
   }
 
   /** The answers sealed in a state, or -32602 for tampered, expired or misdirected state. */
-  open(state: unknown, method: string, params: JsonObject, principal: string): JsonObject {
+  async open(state: unknown, method: string, params: JsonObject, principal: string): Promise<JsonObject> {
     const bad = invalidParams('Invalid requestState: it was altered, has expired or belongs to another request');
     if (typeof state !== 'string' || state.length > 1_000_000) throw bad;
     const dot = state.indexOf('.');
     if (dot < 0) throw bad;
     const body = state.slice(0, dot);
-    const mac = Buffer.from(state.slice(dot + 1), 'base64url');
-    const expected = this.#mac(body);
-    if (mac.length !== expected.length || !loaded().timingSafeEqual(mac, expected)) throw bad;
     let payload: StatePayload;
     try {
-      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StatePayload;
+      if (!(await this.#hmac.verify(fromBase64url(state.slice(dot + 1)), body))) throw bad;
+      payload = JSON.parse(textFromBase64url(body)) as StatePayload;
     } catch {
       throw bad;
     }
-    if (payload.v !== 1 || payload.m !== method || payload.d !== paramsDigest(params) || payload.p !== principal) throw bad;
+    if (payload.v !== 1 || payload.m !== method || payload.d !== (await paramsDigest(params)) || payload.p !== principal) throw bad;
     if (!(payload.e > Date.now())) throw bad;
     return payload.a && typeof payload.a === 'object' ? payload.a : {};
   }

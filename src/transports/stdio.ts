@@ -86,7 +86,7 @@ export function serveStdio<Scope>(mcp: MiniMCP<Scope>, options: StdioOptions<Sco
     }
     if (text.trim() === '') return;
     active++;
-    const outcome = mcp[ROUTE](text, { send, connection, scope: options.scope, signal: shutdown }, answer);
+    const outcome = mcp[ROUTE](text, { send, connection, scope: options.scope, signal: shutdown, requireInitialize: true }, answer);
     if (outcome !== undefined) answer(outcome);
   };
 

@@ -12,9 +12,22 @@ export interface FetchHandlerOptions<Scope> extends HttpOptions {
   scope?: (request: Request) => Scope | Promise<Scope>;
 }
 
-export type FetchHandler<Scope> = (request: Request, init?: { scope?: Scope }) => Promise<Response>;
+/** Per-request facts the host passes along with the Request. */
+export interface FetchInit<Scope> {
+  /** The caller's scope, fixed by the host (instead of the `scope` option's factory). */
+  scope?: Scope;
+  /**
+   * The platform's way to keep work alive after the response (Cloudflare Workers:
+   * `(promise) => ctx.waitUntil(promise)`). Without it Workers stop a request whose stream was closed
+   * by `ctx.closeStream()` before its result reaches the store, and a resuming client never gets it.
+   */
+  waitUntil?: (promise: Promise<unknown>) => void;
+}
+
+export type FetchHandler<Scope> = (request: Request, init?: FetchInit<Scope>) => Promise<Response>;
 
 const encoder = new TextEncoder();
+const noop = (): void => {};
 
 /** The authority of an absolute URL, for runtimes (and tests) whose Request has no Host header. */
 function hostOfUrl(url: string): string | undefined {
@@ -28,17 +41,19 @@ class FetchExchange<Scope> implements Exchange<Scope> {
   readonly method: string;
   readonly response: Promise<Response>;
   readonly #request: Request;
-  readonly #init: { scope?: Scope } | undefined;
+  readonly #init: FetchInit<Scope> | undefined;
+  readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
   readonly #factory: FetchHandlerOptions<Scope>['scope'];
   #abort: AbortController | undefined;
   #resolve!: (response: Response) => void;
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   #ended = false;
 
-  constructor(request: Request, init: { scope?: Scope } | undefined, factory: FetchHandlerOptions<Scope>['scope']) {
+  constructor(request: Request, init: FetchInit<Scope> | undefined, factory: FetchHandlerOptions<Scope>['scope']) {
     this.method = request.method;
     this.#request = request;
     this.#init = init;
+    this.waitUntil = init?.waitUntil;
     this.#factory = factory;
     this.response = new Promise((resolve) => (this.#resolve = resolve));
   }
@@ -102,6 +117,14 @@ class FetchExchange<Scope> implements Exchange<Scope> {
       offset += chunk.byteLength;
     }
     return all;
+  }
+
+  holdOpen(): () => void {
+    const waitUntil = this.waitUntil;
+    if (waitUntil === undefined) return noop;
+    let release = noop;
+    waitUntil(new Promise<void>((resolve) => (release = resolve)));
+    return release;
   }
 
   respond(status: number, headers: HeaderMap | undefined, body: string | undefined): void {

@@ -152,7 +152,7 @@ class PostExchange<Scope> implements BodySink {
         signal = sse;
       }
 
-      const outcome = this.mcp[ROUTE](value, { send, closeStream, scope: this.#scope, signal, headers: ex, connection }, this.answerLater);
+      const outcome = this.mcp[ROUTE](value, { send, closeStream, waitUntil: ex.waitUntil, scope: this.#scope, signal, headers: ex, connection }, this.answerLater);
       if (outcome !== undefined) this.answer(outcome);
     } catch (error) {
       this.fail(error);

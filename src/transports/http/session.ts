@@ -7,21 +7,10 @@
  */
 import type { Connection } from '../../core.js';
 import type { ClientCapabilities, Implementation } from '../../types.js';
+import { textFromBase64url, toBase64url as base64url } from '../../platform/base64url.js';
 
 const MAX_LENGTH = 1024;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder('utf-8', { fatal: true });
-
-function base64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64url(text: string): string {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return decoder.decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
-}
 
 interface Payload {
   v?: string;
@@ -62,7 +51,7 @@ function decode(header: string): Connection {
   const id = dot < 0 ? header : header.slice(0, dot);
   if (dot < 0 || header.length > MAX_LENGTH * 2) return { id };
   try {
-    const payload: unknown = JSON.parse(fromBase64url(header.slice(dot + 1)));
+    const payload: unknown = JSON.parse(textFromBase64url(header.slice(dot + 1)));
     if (!isObject(payload)) return { id };
     const connection: Connection = { id, initialized: true };
     if (typeof payload.v === 'string') connection.protocolVersion = payload.v;

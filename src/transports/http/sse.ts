@@ -58,6 +58,8 @@ export class PostStream implements CancelSignal {
   #detached = false;
   /** Set by close(): later events go here instead of to the response. */
   #stored: StoredStream | undefined;
+  /** Set by close() where the platform must be told to keep working (Workers' waitUntil). */
+  #release: (() => void) | undefined;
 
   constructor(ex: Exchange<unknown>, settings: Settings, message: unknown, session: string | undefined) {
     this.#ex = ex;
@@ -107,6 +109,7 @@ export class PostStream implements CancelSignal {
     if (this.#finished || this.#stored !== undefined || this.#ex.signal.aborted || !this.#isResumable) return;
     if (!this.opened) this.#ex.write(this.#open()); // so the client has an event id to resume from
     this.#stored = this.#settings.events.open(this.#id, this.#session, this.#seq + 1);
+    this.#release = this.#ex.holdOpen?.();
     this.#detach();
     this.#stopKeepAlive();
     this.#ex.end();
@@ -125,6 +128,7 @@ export class PostStream implements CancelSignal {
     if (text !== undefined) this.#event(text);
     if (this.#stored !== undefined) {
       this.#stored.end();
+      this.#release?.();
       return true;
     }
     const aborted = this.#ex.signal.aborted;
