@@ -160,6 +160,25 @@ describe.runIf(BASE)(`${RUNTIME}: the built package over HTTP`, () => {
     });
   }
 
+  describe('the over-limit body', () => {
+    // 5 MB against the 4 MiB default: the client must read the 413, not a reset connection.
+    it('a client uploading 5 MB gets its 413 every time (20 tries)', async () => {
+      const body = new Uint8Array(5 * 1024 * 1024).fill(0x61);
+      const outcomes: (number | string)[] = [];
+      for (let i = 0; i < 20; i++) {
+        try {
+          const response = await fetch(`${BASE}/math`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
+          await response.arrayBuffer();
+          outcomes.push(response.status);
+        } catch (error) {
+          outcomes.push(String((error as { cause?: { code?: string } }).cause?.code ?? error));
+        }
+      }
+      console.info(`[measure] ${RUNTIME} over-limit upload: ${outcomes.filter((o) => o === 413).length}/20 answered 413`);
+      expect(outcomes.filter((o) => o !== 413)).toEqual([]);
+    });
+  });
+
   describe('the probe: disconnects and getContext()', () => {
     const post = (body: object, signal?: AbortSignal, accept = 'application/json, text/event-stream') =>
       fetch(`${BASE}/probe`, {

@@ -6,6 +6,7 @@ import type { MiniMCP } from '../../server.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { resolveSettings, type HttpOptions, type Settings } from './options.js';
 import { serveExchange } from './serve-exchange.js';
+import { LINGER_BYTES, LINGER_MS, worthDraining } from './linger.js';
 
 export interface FetchHandlerOptions<Scope> extends HttpOptions {
   /** Who is calling, from the request (e.g. a verified token). Throw an McpError with httpStatus 401 to refuse. */
@@ -88,27 +89,39 @@ class FetchExchange<Scope> implements Exchange<Scope> {
   }
 
   async #read(limit: number): Promise<BodyRead> {
-    const declared = this.#request.headers.get('content-length');
-    if (declared !== null && Number(declared) > limit) return 'too-large';
+    const declared = Number(this.#request.headers.get('content-length'));
+    if (declared > limit && !worthDraining(declared, limit)) return 'too-large';
     const body = this.#request.body;
     if (body === null) return new Uint8Array(0);
     const reader = body.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
+    // Over the limit the rest is read and dropped (bounded, see linger.ts), so the 413 reaches a
+    // client that is still uploading instead of a reset connection.
+    let lingering: ReturnType<typeof setTimeout> | undefined;
+    const stop = (): void => void reader.cancel().catch(() => {});
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         size += value.byteLength;
-        if (size > limit) {
-          reader.cancel().catch(() => {});
-          return 'too-large';
+        if (size <= limit) {
+          chunks.push(value);
+          continue;
         }
-        chunks.push(value);
+        chunks.length = 0;
+        lingering ??= setTimeout(stop, LINGER_MS);
+        if (size - limit > LINGER_BYTES) {
+          stop();
+          break;
+        }
       }
     } catch {
-      return undefined; // the client aborted the upload
+      if (lingering === undefined) return undefined; // the client aborted the upload
+    } finally {
+      clearTimeout(lingering);
     }
+    if (size > limit || declared > limit) return 'too-large';
     if (chunks.length === 1) return chunks[0]!;
     const all = new Uint8Array(size);
     let offset = 0;

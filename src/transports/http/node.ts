@@ -10,6 +10,7 @@ import { Cancellation } from '../../context/cancellation.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { resolveSettings, type HttpOptions, type Settings } from './options.js';
 import { serveExchange } from './serve-exchange.js';
+import { LINGER_BYTES, LINGER_MS, worthDraining } from './linger.js';
 
 export interface NodeHandlerOptions<Scope> extends HttpOptions {
   /** Who is calling, from the request (e.g. a verified token). Throw an McpError with httpStatus 401 to refuse. */
@@ -49,6 +50,8 @@ class NodeExchange<Scope> implements Exchange<Scope> {
   #size = 0;
   #limit = 0;
   #sink: BodySink | undefined;
+  /** Over the limit: the rest of the body is read and dropped until it ends or a bound is hit (linger.ts). */
+  #lingering: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     req: IncomingMessage,
@@ -82,14 +85,28 @@ class NodeExchange<Scope> implements Exchange<Scope> {
   readBody(limit: number, sink: BodySink): void {
     const req = this.#req;
     if (req.readableEnded) return sink.bodyRead(this.#alreadyRead(limit));
-    const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > limit) return sink.bodyRead('too-large');
+    const declared = Number(req.headers['content-length']);
+    if (declared > limit && !worthDraining(declared, limit)) return sink.bodyRead('too-large');
     this.#limit = limit;
     this.#sink = sink;
     (req as Tagged)[EXCHANGE] = this as NodeExchange<unknown>;
     req.on('data', onData);
     req.once('end', onEnd);
     req.once('error', onRequestError);
+    if (declared > limit) this.#linger();
+  }
+
+  /** Starts dropping the body; answering waits for its end, at most LINGER_MS. */
+  #linger(): void {
+    this.#chunks = [];
+    this.#lingering ??= setTimeout(() => this.#stopLingering(), LINGER_MS);
+  }
+
+  /** A bound was hit: answer now (413, Connection: close) and stop reading. */
+  #stopLingering(): void {
+    this.#req.removeListener('data', onData);
+    this.#req.pause();
+    this.ended();
   }
 
   /** A framework body parser (express.json(), raw(), text()) consumed the stream first: use its result. */
@@ -106,14 +123,15 @@ class NodeExchange<Scope> implements Exchange<Scope> {
       this.#chunks.push(chunk);
       return;
     }
-    // Refuse at once; the 413 carries `Connection: close`, so the rest of the upload is never read.
-    this.#req.removeListener('data', onData);
-    this.#req.pause();
-    this.#chunks = [];
-    this.settle('too-large');
+    this.#linger();
+    if (this.#size - this.#limit > LINGER_BYTES) this.#stopLingering();
   }
 
   ended(): void {
+    if (this.#lingering !== undefined) {
+      clearTimeout(this.#lingering);
+      return this.settle('too-large');
+    }
     const chunks = this.#chunks;
     this.settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size));
   }
