@@ -4,7 +4,7 @@
  */
 import type { MiniMCP } from '../../server.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
-import { resolveSettings, type HttpOptions, type Settings } from './options.js';
+import { backlogExceeded, resolveSettings, type HttpOptions, type Settings } from './options.js';
 import { serveExchange } from './serve-exchange.js';
 import { LINGER_BYTES, LINGER_MS, worthDraining } from './linger.js';
 
@@ -45,13 +45,15 @@ class FetchExchange<Scope> implements Exchange<Scope> {
   readonly #init: FetchInit<Scope> | undefined;
   readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
   readonly #factory: FetchHandlerOptions<Scope>['scope'];
+  readonly #settings: Settings;
   #abort: AbortController | undefined;
   #resolve!: (response: Response) => void;
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   #ended = false;
 
-  constructor(request: Request, init: FetchInit<Scope> | undefined, factory: FetchHandlerOptions<Scope>['scope']) {
+  constructor(request: Request, init: FetchInit<Scope> | undefined, factory: FetchHandlerOptions<Scope>['scope'], settings: Settings) {
     this.method = request.method;
+    this.#settings = settings;
     this.#request = request;
     this.#init = init;
     this.waitUntil = init?.waitUntil;
@@ -145,20 +147,32 @@ class FetchExchange<Scope> implements Exchange<Scope> {
   }
 
   openStream(headers: HeaderMap): void {
+    // Counted in bytes with no high-water mark, so -desiredSize is what the client has not taken yet.
     const stream = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.#stream = controller;
       },
-      cancel: (reason) => {
-        this.#ended = true;
-        if (!this.signal.aborted) this.#abort!.abort(reason);
-      },
-    });
+      cancel: (reason) => this.#cancel(reason),
+    }, new ByteLengthQueuingStrategy({ highWaterMark: 0 }));
     this.#resolve(new Response(stream, { status: 200, headers }));
   }
 
   write(text: string): void {
-    if (!this.#ended) this.#stream?.enqueue(encoder.encode(text));
+    const stream = this.#stream;
+    if (this.#ended || stream === undefined) return;
+    // A client that stopped reading: close the stream and cancel the handler rather than buffer without end.
+    if (-(stream.desiredSize ?? 0) > this.#settings.maxStreamBacklogBytes) {
+      const error = backlogExceeded(this.#settings);
+      this.#settings.onError(error);
+      stream.error(error);
+      return this.#cancel(error);
+    }
+    stream.enqueue(encoder.encode(text));
+  }
+
+  #cancel(reason: unknown): void {
+    this.#ended = true;
+    if (!this.signal.aborted) this.#abort!.abort(reason);
   }
 
   end(): void {
@@ -174,7 +188,7 @@ export function createFetchHandler<Scope>(mcp: MiniMCP<Scope>, options: FetchHan
   const factory = options.scope;
   if (factory !== undefined && typeof factory !== 'function') throw new TypeError('HTTP option scope must be a function');
   return (request, init) => {
-    const exchange = new FetchExchange<Scope>(request, init, factory);
+    const exchange = new FetchExchange<Scope>(request, init, factory, settings);
     serveExchange(mcp, settings, exchange);
     return exchange.response;
   };

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { MiniMCP } from '../../server.js';
 import { Cancellation } from '../../context/cancellation.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
-import { resolveSettings, type HttpOptions, type Settings } from './options.js';
+import { backlogExceeded, resolveSettings, type HttpOptions, type Settings } from './options.js';
 import { serveExchange } from './serve-exchange.js';
 import { LINGER_BYTES, LINGER_MS, worthDraining } from './linger.js';
 
@@ -46,6 +46,7 @@ class NodeExchange<Scope> implements Exchange<Scope> {
   readonly #res: ServerResponse;
   readonly #factory: NodeHandlerOptions<Scope>['scope'];
   readonly #next: ((error?: unknown) => void) | undefined;
+  readonly #settings: Settings;
   #chunks: Buffer[] = [];
   #size = 0;
   #limit = 0;
@@ -58,8 +59,10 @@ class NodeExchange<Scope> implements Exchange<Scope> {
     res: ServerResponse,
     factory: NodeHandlerOptions<Scope>['scope'],
     next: ((error?: unknown) => void) | undefined,
+    settings: Settings,
   ) {
     this.method = req.method ?? 'GET';
+    this.#settings = settings;
     this.#req = req;
     this.#res = res;
     this.#factory = factory;
@@ -169,7 +172,13 @@ class NodeExchange<Scope> implements Exchange<Scope> {
 
   write(text: string): void {
     const res = this.#res;
-    if (!res.writableEnded && !res.destroyed) res.write(text);
+    if (res.writableEnded || res.destroyed) return;
+    // A client that stopped reading: close the stream (the 'close' event cancels the handler) rather than buffer without end.
+    if (res.writableLength > this.#settings.maxStreamBacklogBytes) {
+      this.#settings.onError(backlogExceeded(this.#settings));
+      return void res.destroy();
+    }
+    res.write(text);
   }
 
   end(): void {
@@ -189,7 +198,7 @@ export function createNodeHandler<Scope>(mcp: MiniMCP<Scope>, options: NodeHandl
   const factory = options.scope;
   if (factory !== undefined && typeof factory !== 'function') throw new TypeError('HTTP option scope must be a function');
   return (req, res, next) => {
-    serveExchange(mcp, settings, new NodeExchange<Scope>(req, res, factory, next));
+    serveExchange(mcp, settings, new NodeExchange<Scope>(req, res, factory, next, settings));
   };
 }
 

@@ -28,6 +28,12 @@ export interface HttpOptions {
    * client waits before resuming a stream the server closed (`ctx.closeStream()`). Default 1000 ms.
    */
   sseRetryMs?: number;
+  /**
+   * The most bytes one SSE stream may hold unsent because its client does not read. Past it the
+   * stream is closed (its handler cancelled, as on a disconnect) and a line is logged through
+   * `onError`. Default 4 MiB.
+   */
+  maxStreamBacklogBytes?: number;
   /** Host / Origin allow-lists against DNS rebinding (on by default, loopback only); false turns it off. */
   dnsRebinding?: DnsRebindingOptions | false;
   /** Seconds sent in `Retry-After` when the server is overloaded (503). Default 1. */
@@ -41,6 +47,7 @@ export interface Settings {
   readonly streamable: boolean;
   readonly maxBodyBytes: number;
   readonly keepAliveMs: number;
+  readonly maxStreamBacklogBytes: number;
   readonly sseRetryMs: number;
   /** Events of closed 2025 streams, waiting for a resuming GET; one store per handler. */
   readonly events: EventStore;
@@ -51,7 +58,7 @@ export interface Settings {
 
 const DEFAULT_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
-function positive(options: HttpOptions, name: 'maxBodyBytes' | 'keepAliveMs' | 'sseRetryMs' | 'retryAfterSeconds', fallback: number): number {
+function positive(options: HttpOptions, name: 'maxBodyBytes' | 'keepAliveMs' | 'sseRetryMs' | 'retryAfterSeconds' | 'maxStreamBacklogBytes', fallback: number): number {
   const value = options[name] ?? fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
     throw new TypeError(`HTTP option ${name} must be a positive integer, got ${String(value)}`);
@@ -67,6 +74,7 @@ export function resolveSettings(options: HttpOptions = {}): Settings {
     streamable: mode === 'streamable',
     maxBodyBytes: positive(options, 'maxBodyBytes', 4 * 1024 * 1024),
     keepAliveMs: positive(options, 'keepAliveMs', 15_000),
+    maxStreamBacklogBytes: positive(options, 'maxStreamBacklogBytes', 4 * 1024 * 1024),
     sseRetryMs: positive(options, 'sseRetryMs', 1000),
     events: new EventStore(),
     hosts: dns === false ? undefined : hostRule(dns?.allowedHosts ?? DEFAULT_HOSTS, dns?.allowedOrigins),
@@ -74,3 +82,7 @@ export function resolveSettings(options: HttpOptions = {}): Settings {
     onError: options.onError ?? ((error) => console.error('[minimcp] http transport failed:', error)),
   };
 }
+
+/** The error logged when a stream is closed because its client stopped reading. */
+export const backlogExceeded = (settings: Settings): Error =>
+  new Error(`SSE stream closed: its client stopped reading and over ${settings.maxStreamBacklogBytes} bytes were waiting (maxStreamBacklogBytes)`);
