@@ -3,13 +3,16 @@
  * server keeps nothing. The state is attacker-controlled input, so it is HMAC-SHA256 signed and bound
  * to the method, a digest of the params, the principal and an expiry; anything else is -32602.
  *
- * Signing uses Web Crypto (src/platform/hmac.ts), which every supported runtime has without Node
- * compatibility; it is asynchronous, so sealing and opening are too.
+ * Hashing and HMAC come from src/platform/crypto.ts (node:crypto where the runtime has it, plain JS
+ * elsewhere), loaded on first need, not at start-up: `loadCrypto()` must have resolved before
+ * `paramsDigest`, `seal` or `open` run; the core waits for it when needed.
  */
 import { invalidParams } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { fromBase64url, textFromBase64url, toBase64url } from '../platform/base64url.js';
-import { hmacKey, randomSecret, sha256, type HmacKey } from '../platform/hmac.js';
+import { hashing, sameBytes } from '../platform/crypto.js';
+
+export { loadCrypto } from '../platform/crypto.js';
 
 const encoder = new TextEncoder();
 
@@ -37,46 +40,69 @@ function canonicalJson(value: unknown, depth = 0): string {
 const MAX_DEPTH = 256;
 
 /** The params that identify the request: everything but the MRTR fields and `_meta`. */
-export async function paramsDigest(params: JsonObject): Promise<string> {
+export function paramsDigest(params: JsonObject): string {
   const { inputResponses: _i, requestState: _s, _meta: _m, ...rest } = params;
-  return toBase64url(await sha256(canonicalJson(rest)));
+  return toBase64url(hashing().sha256(canonicalJson(rest)));
+}
+
+/**
+ * HMAC-SHA256 with the server's one secret: MRTR requestState and 2025 session ids are signed with
+ * it, so instances that share `requestState.secret` accept each other's. Session MACs cover a
+ * label with a NUL, which no requestState body (base64url) contains: one never passes as the other.
+ */
+export class Signer {
+  /** The configured secret, or a random one made on first use (not at start-up). */
+  #secret: Uint8Array | string | undefined;
+
+  constructor(secret: Uint8Array | string | undefined) {
+    this.#secret = secret;
+  }
+
+  mac(body: string): Uint8Array {
+    this.#secret ??= crypto.getRandomValues(new Uint8Array(32));
+    return hashing().hmacSha256(this.#secret, body);
+  }
+
+  /** Whether `macText` (base64url) is the MAC of `body`, compared in constant time. */
+  verify(body: string, macText: string): boolean {
+    let mac: Uint8Array;
+    try {
+      mac = fromBase64url(macText);
+    } catch {
+      return false; // not base64url at all
+    }
+    return sameBytes(mac, this.mac(body));
+  }
 }
 
 export class RequestStateCodec {
-  /** The configured secret, or a random one made on first use. */
-  #key: HmacKey | undefined;
-
   constructor(
-    private readonly secret: Uint8Array | string | undefined,
+    private readonly signer: Signer,
     private readonly ttlMs: number,
   ) {}
 
-  get #hmac(): HmacKey {
-    return (this.#key ??= hmacKey(this.secret ?? randomSecret()));
-  }
-
-  async seal(method: string, params: JsonObject, principal: string, answers: JsonObject): Promise<string> {
-    const digest = await paramsDigest(params);
+  seal(method: string, params: JsonObject, principal: string, answers: JsonObject): string {
+    const digest = paramsDigest(params);
     const payload: StatePayload = { v: 1, m: method, d: digest, p: principal, e: Date.now() + this.ttlMs, a: answers };
     const body = toBase64url(encoder.encode(JSON.stringify(payload)));
-    return `${body}.${toBase64url(await this.#hmac.sign(body))}`;
+    return `${body}.${toBase64url(this.signer.mac(body))}`;
   }
 
   /** The answers sealed in a state, or -32602 for tampered, expired or misdirected state. */
-  async open(state: unknown, method: string, params: JsonObject, principal: string): Promise<JsonObject> {
+  open(state: unknown, method: string, params: JsonObject, principal: string): JsonObject {
     const bad = invalidParams('Invalid requestState: it was altered, has expired or belongs to another request');
     if (typeof state !== 'string' || state.length > 1_000_000) throw bad;
     const dot = state.indexOf('.');
     if (dot < 0) throw bad;
     const body = state.slice(0, dot);
+    if (!this.signer.verify(body, state.slice(dot + 1))) throw bad;
     let payload: StatePayload;
     try {
-      if (!(await this.#hmac.verify(fromBase64url(state.slice(dot + 1)), body))) throw bad;
       payload = JSON.parse(textFromBase64url(body)) as StatePayload;
     } catch {
       throw bad;
     }
-    if (payload.v !== 1 || payload.m !== method || payload.d !== (await paramsDigest(params)) || payload.p !== principal) throw bad;
+    if (payload.v !== 1 || payload.m !== method || payload.d !== paramsDigest(params) || payload.p !== principal) throw bad;
     if (!(payload.e > Date.now())) throw bad;
     return payload.a && typeof payload.a === 'object' ? payload.a : {};
   }

@@ -6,7 +6,7 @@
  */
 export interface AsyncStorage<T> {
   getStore(): T | undefined;
-  run<R>(store: T, fn: () => R): R;
+  run<A, R>(store: T, fn: (arg: A) => R, arg: A): R;
 }
 
 type StorageClass = new <T>() => AsyncStorage<T>;
@@ -43,5 +43,5 @@ export const hasAsyncContext = Storage !== undefined;
 /** A storage for one kind of value; where the runtime has none, `run` just calls `fn` and `getStore` finds nothing. */
 export function createAsyncStorage<T>(): AsyncStorage<T> {
   if (Storage !== undefined) return new Storage<T>();
-  return { getStore: () => undefined, run: (_store, fn) => fn() };
+  return { getStore: () => undefined, run: (_store, fn, arg) => fn(arg) };
 }

@@ -106,9 +106,9 @@ describe('bodies over the limit', () => {
     console.info(`[measure] 413 after the client had sent ${(sent / 1024 / 1024).toFixed(1)} MiB of a 50 MiB upload (limit 1 MiB)`);
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer.toLowerCase()).toContain('connection: close');
-    // The limit, what lingering drops, and what the socket buffers on both sides held.
+    // At most the limit, what lingering drops, and what the socket buffers on both sides held (the
+    // 2 s bound may end the lingering earlier on a slow machine).
     expect(sent).toBeLessThan(1024 * 1024 + LINGER_BYTES + 16 * 1024 * 1024);
-    expect(sent).toBeGreaterThan(1024 * 1024 + LINGER_BYTES);
     socket.destroy();
   });
 
@@ -264,7 +264,7 @@ describe('header injection through values that reach response headers', () => {
     });
     expect(r.status).toBe(200);
     const session = r.headers['mcp-session-id'] as string;
-    expect(session).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(session).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect(session.length).toBeLessThanOrEqual(1024);
     const names = r.rawHeaders.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
     expect(names).toContain('mcp-session-id');
