@@ -58,6 +58,10 @@ export interface MessageFacts<Scope = unknown> {
   sessions?: boolean;
   /** 2025 HTTP SSE only (SEP-1699): ends the response stream early; the rest is delivered on a resuming GET. */
   closeStream?: () => void;
+  /** A stream transport (stdio): a 2025 request before `initialize` is refused (see request/call.ts). */
+  requireInitialize?: boolean;
+  /** Keeps the runtime working on a promise after the response (Workers' `ctx.waitUntil`); undefined where the process lives on anyway. */
+  waitUntil?: (promise: Promise<unknown>) => void;
 }
 
 /** @deprecated The old name of MessageFacts. */

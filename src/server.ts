@@ -4,7 +4,7 @@
  */
 import { MemoryBus, type NotificationBus } from './bus.js';
 import { PendingRequests } from './context/client-requests.js';
-import { RequestStateCodec, Signer, loadNodeCrypto } from './context/request-state.js';
+import { RequestStateCodec, Signer, loadCrypto } from './context/request-state.js';
 import { SessionCodec } from './context/sessions.js';
 import type { CacheSettings, Core, Hooks, MessageFacts, Outcome, OutcomeSink, RequestInfo } from './core.js';
 import { Call, ownerKey } from './request/call.js';
@@ -342,7 +342,7 @@ export class MiniMCP<Scope = unknown> {
   #connectionId(facts: MessageFacts<Scope>, principal: string): string | undefined | null {
     if (facts.connection !== undefined || facts.session === undefined) return facts.connection?.id;
     // Without node:crypto loaded, this process minted no session: nothing here can belong to one.
-    if (loadNodeCrypto() !== undefined) return null;
+    if (loadCrypto() !== undefined) return null;
     return this.#core.sessions.open(facts.session, principal)?.id ?? null;
   }
 

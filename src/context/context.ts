@@ -3,7 +3,6 @@
  * scope, cancellation, client facts, and the ways back to the client: progress, logs, notifications
  * and requests. Sending without a channel (plain request/response) is a silent no-op.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Era } from '../protocol/versions.js';
 import type { JsonObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import {
@@ -12,6 +11,7 @@ import {
 } from '../types.js';
 import type { InputBroker } from './client-requests.js';
 import { checkedAnswer } from './elicit-answer.js';
+import { createAsyncStorage, hasAsyncContext } from '../platform/async-context.js';
 
 export interface ClientFacts {
   capabilities: ClientCapabilities;
@@ -39,6 +39,8 @@ export interface ContextHost<Scope> {
   broker(): InputBroker;
   /** The transport's way to end the response stream early (2025 HTTP SSE); a no-op elsewhere. */
   endStream(): void;
+  /** The platform's way to keep work alive after the response (Workers); undefined elsewhere. */
+  readonly waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
 }
 
 export interface AskOptions {
@@ -46,13 +48,19 @@ export interface AskOptions {
   key?: string;
 }
 
-const storage = new AsyncLocalStorage<Context<unknown>>();
+const storage = createAsyncStorage<Context<unknown>>();
 
 /** The context of the request being handled, from anywhere inside its handler. */
 export function getContext<Scope = unknown>(): Context<Scope> {
   const ctx = storage.getStore();
-  if (!ctx) throw new Error('getContext() was called outside a MiniMCP handler (or with the option asyncContext: false)');
-  return ctx as Context<Scope>;
+  if (ctx) return ctx as Context<Scope>;
+  if (!hasAsyncContext) {
+    throw new Error(
+      'getContext() needs AsyncLocalStorage, which this runtime does not provide (on Cloudflare Workers set the ' +
+        'compatibility flag nodejs_als or nodejs_compat); use the ctx argument your handler receives instead',
+    );
+  }
+  throw new Error('getContext() was called outside a MiniMCP handler (or with the option asyncContext: false)');
 }
 
 /** Runs `fn(arg)` with `ctx` as the current context; the argument saves a closure per request. */
@@ -130,6 +138,17 @@ export class Context<Scope = unknown> {
    */
   closeStream(): void {
     if (this.#host.live) this.#host.endStream();
+  }
+
+  /**
+   * Keeps `promise` running after this request's response is sent. On Cloudflare Workers the runtime
+   * otherwise stops work that outlives the response; there this hands it to the platform's
+   * `waitUntil` (given to the fetch handler). Elsewhere the process lives on and this only makes sure
+   * a rejection is not left unhandled (it is reported to `console.error`).
+   */
+  waitUntil(promise: Promise<unknown>): void {
+    const kept = promise.catch((error: unknown) => console.error('[minimcp] work kept with ctx.waitUntil() failed:', error));
+    this.#host.waitUntil?.(kept);
   }
 
   /** Asks the user for input (form or URL mode). */

@@ -11,7 +11,8 @@ import type { Idle } from '../../request/limits.js';
 import { bodyBudget } from './body-budget.js';
 import { DEV_HOOK, type DevHook } from '../../dev/hook.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
-import { resolveSettings, type HttpOptions, type Settings } from './options.js';
+import { backlogExceeded, resolveSettings, type HttpOptions, type Settings } from './options.js';
+import { LINGER_BYTES, LINGER_MS, worthDraining } from './linger.js';
 import { serveExchange } from './serve-exchange.js';
 import type { ScopedOptions } from '../scoped-options.js';
 
@@ -54,6 +55,9 @@ class NodeExchange<Scope> implements Exchange<Scope>, Idle {
   #limit = 0;
   #sink: BodySink | undefined;
   readonly #settings: Settings;
+  /** Over the limit: the rest of the body is read and dropped until it ends or a bound is hit (linger.ts). */
+  #lingering: ReturnType<typeof setTimeout> | undefined;
+  #dropped = 0;
   // The body-read deadline's bookkeeping (see IdleSweeper): set while a body is being read.
   lastActive = 0;
   paused = 0;
@@ -94,8 +98,8 @@ class NodeExchange<Scope> implements Exchange<Scope>, Idle {
   readBody(limit: number, sink: BodySink): void {
     const req = this.#req;
     if (req.readableEnded) return sink.bodyRead(this.#alreadyRead(limit));
-    const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > limit) return sink.bodyRead('too-large');
+    const declared = Number(req.headers['content-length']);
+    if (declared > limit && !worthDraining(declared, limit)) return sink.bodyRead('too-large');
     this.#limit = limit;
     this.#sink = sink;
     (req as Tagged)[EXCHANGE] = this as NodeExchange<unknown>;
@@ -103,6 +107,21 @@ class NodeExchange<Scope> implements Exchange<Scope>, Idle {
     req.once('end', onEnd);
     req.once('error', onRequestError);
     this.#settings.bodyDeadline.watch(this);
+    if (declared > limit) this.#linger();
+  }
+
+  /** Starts dropping the body (its bytes leave the budget); answering waits for its end, at most LINGER_MS. */
+  #linger(): void {
+    bodyBudget.release(this.#size);
+    this.#size = 0;
+    this.#chunks = [];
+    this.#lingering ??= setTimeout(() => this.#stopLingering(), LINGER_MS);
+  }
+
+  /** A bound was hit: answer now (413, Connection: close) and stop reading. */
+  #stopLingering(): void {
+    this.#stopReading();
+    this.ended();
   }
 
   /** The body-read deadline passed: a slow trickle is refused (408) and its connection closed. */
@@ -125,18 +144,26 @@ class NodeExchange<Scope> implements Exchange<Scope>, Idle {
   }
 
   data(chunk: Buffer): void {
-    const tooLarge = this.#size + chunk.length > this.#limit;
-    if (!tooLarge && bodyBudget.reserve(chunk.length, this.#settings.maxBufferedBytes)) {
-      this.#size += chunk.length;
-      this.#chunks.push(chunk);
-      return;
+    if (this.#lingering === undefined) {
+      const tooLarge = this.#size + chunk.length > this.#limit;
+      if (!tooLarge && bodyBudget.reserve(chunk.length, this.#settings.maxBufferedBytes)) {
+        this.#size += chunk.length;
+        this.#chunks.push(chunk);
+        return;
+      }
+      if (!tooLarge) {
+        // Over the process-wide budget: refuse at once (503, `Connection: close`), reading nothing more.
+        this.#stopReading();
+        return this.settle('over-budget');
+      }
+      this.#linger(); // over this request's limit: drop the rest, then answer 413
     }
-    // Refuse at once; the answer carries `Connection: close`, so the rest of the upload is never read.
-    this.#stopReading();
-    this.settle(tooLarge ? 'too-large' : 'over-budget');
+    this.#dropped += chunk.length;
+    if (this.#dropped > LINGER_BYTES) this.#stopLingering();
   }
 
   ended(): void {
+    if (this.#lingering !== undefined) return this.settle('too-large');
     const chunks = this.#chunks;
     this.settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size));
   }
@@ -146,6 +173,7 @@ class NodeExchange<Scope> implements Exchange<Scope>, Idle {
     const sink = this.#sink;
     if (sink === undefined) return;
     this.#sink = undefined;
+    clearTimeout(this.#lingering);
     this.#settings.bodyDeadline.unwatch(this);
     bodyBudget.release(this.#size);
     this.#size = 0;
@@ -180,7 +208,13 @@ class NodeExchange<Scope> implements Exchange<Scope>, Idle {
 
   write(text: string): void {
     const res = this.#res;
-    if (!res.writableEnded && !res.destroyed) res.write(text);
+    if (res.writableEnded || res.destroyed) return;
+    // A client that stopped reading: close the stream (the 'close' event cancels the handler) rather than buffer without end.
+    if (res.writableLength > this.#settings.maxStreamBacklogBytes) {
+      this.#settings.onError(backlogExceeded(this.#settings));
+      return void res.destroy();
+    }
+    res.write(text);
   }
 
   end(): void {

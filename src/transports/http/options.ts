@@ -37,6 +37,12 @@ export interface HttpOptions {
    * client waits before resuming a stream the server closed (`ctx.closeStream()`). Default 1000 ms.
    */
   sseRetryMs?: number;
+  /**
+   * The most bytes one SSE stream may hold unsent because its client does not read. Past it the
+   * stream is closed (its handler cancelled, as on a disconnect) and a line is logged through
+   * `onError`. Default 4 MiB.
+   */
+  maxStreamBacklogBytes?: number;
   /** Host / Origin allow-lists against DNS rebinding (on by default, loopback only); false turns it off. */
   dnsRebinding?: DnsRebindingOptions | false;
   /** CORS for browser clients on other origins (off by default); its origins also pass the Origin check. */
@@ -55,6 +61,7 @@ export interface Settings {
   /** Deadlines of bodies being read (node:http); one shared sweep, no timer per request. */
   readonly bodyDeadline: IdleSweeper;
   readonly keepAliveMs: number;
+  readonly maxStreamBacklogBytes: number;
   readonly sseRetryMs: number;
   /** Events of closed 2025 streams, waiting for a resuming GET; one store per handler. */
   readonly events: EventStore;
@@ -66,7 +73,7 @@ export interface Settings {
 
 const DEFAULT_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
-type NumericOption = 'maxBodyBytes' | 'maxBufferedBytes' | 'bodyTimeoutMs' | 'keepAliveMs' | 'sseRetryMs' | 'retryAfterSeconds';
+type NumericOption = 'maxBodyBytes' | 'maxBufferedBytes' | 'bodyTimeoutMs' | 'keepAliveMs' | 'sseRetryMs' | 'retryAfterSeconds' | 'maxStreamBacklogBytes';
 
 function positive(options: HttpOptions, name: NumericOption, fallback: number): number {
   const value = options[name] ?? fallback;
@@ -86,6 +93,7 @@ export function resolveSettings(options: HttpOptions = {}): Settings {
     maxBufferedBytes: positive(options, 'maxBufferedBytes', 64 * 1024 * 1024),
     bodyDeadline: new IdleSweeper(positive(options, 'bodyTimeoutMs', 30_000)),
     keepAliveMs: positive(options, 'keepAliveMs', 15_000),
+    maxStreamBacklogBytes: positive(options, 'maxStreamBacklogBytes', 4 * 1024 * 1024),
     sseRetryMs: positive(options, 'sseRetryMs', 1000),
     events: new EventStore(),
     hosts: dns === false ? undefined : hostRule(dns?.allowedHosts ?? DEFAULT_HOSTS, dns?.allowedOrigins),
@@ -94,3 +102,7 @@ export function resolveSettings(options: HttpOptions = {}): Settings {
     onError: options.onError ?? ((error) => console.error('[minimcp] http transport failed:', error)),
   };
 }
+
+/** The error logged when a stream is closed because its client stopped reading. */
+export const backlogExceeded = (settings: Settings): Error =>
+  new Error(`SSE stream closed: its client stopped reading and over ${settings.maxStreamBacklogBytes} bytes were waiting (maxStreamBacklogBytes)`);

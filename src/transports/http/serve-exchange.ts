@@ -165,7 +165,7 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
         signal = sse;
       }
 
-      const facts = { send, closeStream, scope: this.#scope, signal, headers: ex, era, session, sessions: true };
+      const facts = { send, closeStream, waitUntil: ex.waitUntil, scope: this.#scope, signal, headers: ex, era, session, sessions: true };
       const outcome = this.mcp.route(value, facts, this);
       if (outcome !== undefined) this.deliver(outcome);
     } catch (error) {

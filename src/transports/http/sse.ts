@@ -56,6 +56,8 @@ export class PostStream implements CancelSignal {
   #detached = false;
   /** Set by close(): later events go here instead of to the response. */
   #stored: StoredStream | undefined;
+  /** Set by close() where the platform must be told to keep working (Workers' waitUntil). */
+  #release: (() => void) | undefined;
 
   /** `legacy`: the request is of the 2025 era (decided once, at the HTTP gate). */
   constructor(ex: Exchange<unknown>, settings: Settings, legacy: boolean, session: string | undefined, owner: StreamOwner) {
@@ -111,6 +113,7 @@ export class PostStream implements CancelSignal {
     if (this.#finished || this.#stored !== undefined || this.#ex.signal.aborted || !this.#isResumable) return;
     if (!this.opened) this.#ex.write(this.#open()); // so the client has an event id to resume from
     this.#stored = this.#settings.events.open(this.#id, this.#owner.streamOwner, this.#seq + 1, this.#owner.streamPrincipal);
+    this.#release = this.#ex.holdOpen?.();
     this.#detach();
     this.#stopKeepAlive();
     this.#ex.end();
@@ -129,6 +132,7 @@ export class PostStream implements CancelSignal {
     if (text !== undefined) this.#event(text);
     if (this.#stored !== undefined) {
       this.#stored.end();
+      this.#release?.();
       return true;
     }
     const aborted = this.#ex.signal.aborted;
