@@ -16,6 +16,7 @@ import {
   ResourceRegistry, type ResourceOptions, type ResourceReader, type TemplateOptions, type TemplateReader,
 } from './primitives/resources.js';
 import { ToolRegistry, type ToolHandler, type ToolOptions } from './primitives/tools.js';
+import { ListView, VIEW, Visibility, type Caller, type VisibilityFilter } from './primitives/visibility.js';
 import type { JsonSchemaConverter, SchemaLike } from './schema/standard-schema.js';
 import type { CacheHint, Implementation } from './types.js';
 
@@ -42,6 +43,11 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   requestState?: { secret?: string | Uint8Array; ttlMs?: number };
   /** Who is asking, from the scope: MRTR state is bound to it. */
   principal?: (scope: Scope | undefined) => string | undefined;
+  /**
+   * Which primitives a caller may see, for every tool, prompt, resource and template (after each one's
+   * own `visible` rule). Hidden ones answer exactly as unregistered ones. See docs/authorization.md.
+   */
+  visible?: VisibilityFilter<Scope>;
   /** Converts Standard Schemas that cannot describe themselves (e.g. Valibot's `toJsonSchema`). */
   toJsonSchema?: JsonSchemaConverter;
   /** Advertise a primitive even before anything is registered (for servers that register later). */
@@ -107,12 +113,14 @@ export class MiniMCP<Scope = unknown> {
       bus.publish({ type: `${type}/list_changed` });
     };
     const onError = options.onError ?? ((error, request) => console.error(`[minimcp] ${request?.method ?? 'transport'} failed:`, error));
+    if (options.visible !== undefined && typeof options.visible !== 'function') throw new TypeError('MiniMCP option visible must be a function');
+    const visibility = new Visibility<Scope>(options.visible, (error) => this.#core.reportError(error, undefined));
     this.#core = {
       info,
       instructions: options.instructions,
-      tools: new ToolRegistry<Scope>(changed('tools'), options.toJsonSchema),
-      prompts: new PromptRegistry<Scope>(changed('prompts'), options.toJsonSchema),
-      resources: new ResourceRegistry<Scope>(changed('resources')),
+      tools: new ToolRegistry<Scope>(changed('tools'), options.toJsonSchema, visibility),
+      prompts: new PromptRegistry<Scope>(changed('prompts'), options.toJsonSchema, visibility),
+      resources: new ResourceRegistry<Scope>(changed('resources'), visibility),
       bus,
       pending: new PendingRequests(),
       inFlight: new RequestRegistry(),
@@ -161,7 +169,7 @@ export class MiniMCP<Scope = unknown> {
   /** Registers a tool; argument and result types follow from the `input` and `output` schemas. */
   tool<In extends SchemaLike | undefined = undefined, Out extends SchemaLike | undefined = undefined>(
     name: string,
-    options: ToolOptions<In, Out>,
+    options: ToolOptions<In, Out, Scope>,
     handler: ToolHandler<Scope, In, Out>,
   ): this {
     this.#core.tools.register({ ...options, name, handler });
@@ -170,19 +178,19 @@ export class MiniMCP<Scope = unknown> {
 
   prompt<A extends SchemaLike | PromptArgument[] | undefined = undefined>(
     name: string,
-    options: PromptOptions<A>,
+    options: PromptOptions<A, Scope>,
     handler: PromptHandler<Scope, A>,
   ): this {
     this.#core.prompts.register({ ...options, name, handler });
     return this;
   }
 
-  resource(uri: string, options: ResourceOptions, read: ResourceReader<Scope>): this {
+  resource(uri: string, options: ResourceOptions<Scope>, read: ResourceReader<Scope>): this {
     this.#core.resources.add(uri, options, read);
     return this;
   }
 
-  resourceTemplate(uriTemplate: string, options: TemplateOptions, read: TemplateReader<Scope>): this {
+  resourceTemplate(uriTemplate: string, options: TemplateOptions<Scope>, read: TemplateReader<Scope>): this {
     this.#core.resources.addTemplate(uriTemplate, options, read);
     return this;
   }
@@ -216,6 +224,11 @@ export class MiniMCP<Scope = unknown> {
     listTemplates: () => this.#core.resources.listTemplates(),
     read: (uri: string, opts?: HandleOptions<Scope>) => this.#request('resources/read', { uri }, opts),
   };
+
+  /** What one caller sees of each list: a long-lived channel forwards only the list changes that concern it. */
+  [VIEW](caller: Caller<Scope>): ListView<Scope> {
+    return new ListView(this.#core, caller);
+  }
 
   /** Tells subscribers (2025 `resources/subscribe`, 2026 listen streams) that a resource changed. */
   notifyResourceUpdated(uri: string): void {

@@ -9,6 +9,7 @@ import { Cancellation } from '../context/cancellation.js';
 import { ROUTE, type Connection, type Outcome, type Send } from '../core.js';
 import { ErrorCode, McpError } from '../protocol/errors.js';
 import { errorResponse, serializeMessage, type JsonRpcMessage } from '../protocol/jsonrpc.js';
+import { VIEW, connectionCaller } from '../primitives/visibility.js';
 import type { MiniMCP } from '../server.js';
 
 export interface StdioOptions<Scope> {
@@ -61,9 +62,10 @@ export function serveStdio<Scope>(mcp: MiniMCP<Scope>, options: StdioOptions<Sco
   };
   const fail = (error: McpError): void => send(errorResponse(null, error));
 
-  // 2025 clients (after initialize) hear list changes and updates of resources they subscribed to.
+  // 2025 clients (after initialize) hear changes of the lists they can see and updates of resources they subscribed to.
+  const view = mcp[VIEW](connectionCaller(options.scope as Scope, connection));
   const unsubscribe = mcp.bus.subscribe((event) => {
-    if (!connection.initialized) return;
+    if (!view.concerns(event) || !connection.initialized) return;
     if (event.type === 'resources/updated' && !connection.subscriptions?.has(event.uri)) return;
     const { method, params } = notificationOf(event);
     send(params ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', method });
