@@ -16,3 +16,9 @@ export type { Completer, CompletionResult } from './primitives/completions.js';
 export type { StandardSchemaV1, JsonSchema, SchemaLike, JsonSchemaConverter } from './schema/standard-schema.js';
 export { MemoryBus, type BusEvent, type NotificationBus } from './bus.js';
 export * from './types.js';
+export {
+  APP_MIME_TYPE, APPS_EXTENSION, LEGACY_RESOURCE_URI_KEY, addApp, addAppResource, addAppTool, appsCapability, supportsApps,
+  type AppCsp, type AppDefinition, type AppHtml, type AppPermissions, type AppResourceMeta, type AppResourceOptions,
+  type AppToolOptions, type AppToolVisibility,
+} from './primitives/apps.js';
+export type { Caller, Primitive, PrimitiveKind, VisibilityFilter, VisibleRule } from './primitives/visibility.js';
