@@ -81,9 +81,8 @@ export class ListView<Scope> {
     private readonly lists: Readonly<Record<ListKind, CallerLists<Scope>>>,
     private readonly caller: Caller<Scope>,
   ) {
-    for (const kind of LIST_KINDS) {
-      if (lists[kind].personal) this.#seen.set(kind, lists[kind].visibleTo(caller));
-    }
+    // Without rules this is the registry's shared array: a reference, not a copy.
+    for (const kind of LIST_KINDS) this.#seen.set(kind, lists[kind].visibleTo(caller));
   }
 
   /** Whether the event concerns this caller; events other than list changes always do. */
@@ -91,14 +90,12 @@ export class ListView<Scope> {
     const kind = LIST_OF[event.type];
     if (kind === undefined) return true;
     const list = this.lists[kind];
-    const before = this.#seen.get(kind);
-    if (!list.personal) {
-      this.#seen.delete(kind);
-      return true;
-    }
+    const before = this.#seen.get(kind)!;
     const now = list.visibleTo(this.caller);
     this.#seen.set(kind, now);
-    return before === undefined || now.length !== before.length || now.some((entry, i) => entry !== before[i]);
+    // Without rules every change is passed on, as before (it may come from another instance's registry).
+    if (!list.personal) return true;
+    return now.length !== before.length || now.some((entry, i) => entry !== before[i]);
   }
 }
 

@@ -264,6 +264,26 @@ describe('list_changed reaches only callers whose list changed', () => {
     await conn.close();
   });
 
+  it('2025 stdio: a rule may read the capabilities the client declared in initialize', async () => {
+    const run = async (capabilities: JsonObject) => {
+      const mcp = new MiniMCP<Scope>({ name: 'x', version: '1' });
+      const output = new PassThrough();
+      const lines: any[] = [];
+      output.on('data', (chunk: Buffer) => lines.push(...chunk.toString().trim().split('\n').map((l) => JSON.parse(l))));
+      const input = new PassThrough();
+      const conn = serveStdio(mcp, { input, output, scope: GUEST, exitOnEnd: false, guardStdout: false });
+      input.write(`${JSON.stringify(req('initialize', { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'c', version: '1' } }))}\n`);
+      input.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      await sleep(10);
+      mcp.tool('sampler', { visible: (caller) => caller.client.capabilities.sampling !== undefined }, () => 'x');
+      await sleep(5);
+      await conn.close();
+      return lines.slice(1).map((l) => l.method);
+    };
+    expect(await run({ sampling: {} })).toEqual(['notifications/tools/list_changed']);
+    expect(await run({})).toEqual([]);
+  });
+
   it('ListView passes every change on when no rule applies', () => {
     const lists = { personal: false, visibleTo: () => [] };
     const view = new ListView({ tools: lists, prompts: lists, resources: lists }, { scope: undefined, era: 'legacy', protocolVersion: '2025-11-25', client: { capabilities: {}, info: undefined } });
