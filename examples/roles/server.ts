@@ -61,8 +61,8 @@ export function createRolesMcp(): MiniMCP<RolesScope> {
 }
 
 /** Serves the example on 127.0.0.1; `/mcp` needs `Authorization: Bearer <token>`. */
-export function startRolesServer(port = 0): Promise<RunningServer> {
-  return serve(createRolesMcp(), {
+export function startRolesServer(port = 0, mcp = createRolesMcp()): Promise<RunningServer> {
+  return serve(mcp, {
     port,
     scope: (req) => {
       const token = /^Bearer +(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];

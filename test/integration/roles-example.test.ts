@@ -7,12 +7,13 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRolesServer } from '../../examples/roles/server.js';
+import { createRolesMcp, startRolesServer } from '../../examples/roles/server.js';
 import type { RunningServer } from '../../src/transports/http/node.js';
 
 let server: RunningServer;
+const mcp = createRolesMcp();
 beforeAll(async () => {
-  server = await startRolesServer(0);
+  server = await startRolesServer(0, mcp);
 });
 afterAll(async () => {
   await server.close();
@@ -106,6 +107,54 @@ describe('roles example on the wire', () => {
     const { result } = await response.json();
     expect(result).toMatchObject({ ttlMs: 60_000, cacheScope: 'private', resultType: 'complete' });
     expect(result.tools.map((t: { name: string }) => t.name)).toEqual(['whoami']);
+  });
+
+  it('2026 listen streams: a change to the admin’s list reaches the admin only; a change to everyone’s reaches both', async () => {
+    const listen = async (token: string) => {
+      const controller = new AbortController();
+      const response = await fetch(server.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`,
+          'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'L', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: meta } }),
+        signal: controller.signal,
+      });
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      void (async () => {
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) return;
+            text += decoder.decode(value, { stream: true });
+          }
+        } catch {
+          // aborted at the end of the test
+        }
+      })();
+      return { changes: () => text.split('notifications/tools/list_changed').length - 1, acknowledged: () => text.includes('acknowledged'), close: () => controller.abort() };
+    };
+    const waitFor = async (check: () => boolean) => {
+      for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+      expect(check()).toBe(true);
+    };
+    const [ada, gus] = await Promise.all([listen('token-ada'), listen('token-gus')]);
+    try {
+      await waitFor(() => ada.acknowledged() && gus.acknowledged());
+      const removeAdminTool = mcp.tools.add({ name: 'purge_cache', visible: ({ scope }) => scope.user.roles.includes('admin'), handler: () => 'purged' });
+      const removePublicTool = mcp.tools.add({ name: 'ping_me', handler: () => 'pong' });
+      await waitFor(() => ada.changes() === 2 && gus.changes() === 1);
+      removeAdminTool();
+      removePublicTool();
+      await waitFor(() => ada.changes() === 4 && gus.changes() === 2);
+    } finally {
+      ada.close();
+      gus.close();
+    }
   });
 
   it('a request without a valid token is refused before any list is built', async () => {
