@@ -4,7 +4,7 @@
  * per-caller visibility; with no rule set, a caller's list is that same shared array.
  */
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { Caller, Filterable, Visibility } from './visibility.js';
+import { Visibility, type Caller, type Filterable } from './visibility.js';
 
 export class Registry<E extends Filterable<Scope>, Scope = unknown> {
   readonly #items = new Map<string, E>();
@@ -14,7 +14,8 @@ export class Registry<E extends Filterable<Scope>, Scope = unknown> {
 
   constructor(
     private readonly onChange: () => void,
-    private readonly visibility?: Visibility<Scope>,
+    // Own rules still apply without a server's filter (a registry built on its own, in tests).
+    private readonly visibility: Visibility<Scope> = new Visibility<Scope>(undefined, () => {}),
   ) {}
 
   get size(): number {
@@ -27,18 +28,18 @@ export class Registry<E extends Filterable<Scope>, Scope = unknown> {
 
   /** True when a rule (the entry's own or the server's filter) may hide entries from some callers. */
   get personal(): boolean {
-    return (this.#personal ??= this.visibility?.filter !== undefined || this.values().some((e) => e.visible !== undefined));
+    return (this.#personal ??= this.visibility.filter !== undefined || this.values().some((e) => e.visible !== undefined));
   }
 
   /** The entry under `key` if this caller may see it: an entry it may not see is not there. */
   find(key: string, caller: Caller<Scope>): E | undefined {
     const entry = this.#items.get(key);
-    return entry === undefined || !this.personal || this.visibility!.allows(entry, caller) ? entry : undefined;
+    return entry === undefined || !this.personal || this.visibility.allows(entry, caller) ? entry : undefined;
   }
 
   /** Whether this caller may see the entry. */
   allows(entry: E, caller: Caller<Scope>): boolean {
-    return !this.personal || this.visibility!.allows(entry, caller);
+    return !this.personal || this.visibility.allows(entry, caller);
   }
 
   /** Registers (or replaces) an entry; returns a function that removes exactly this entry. */
@@ -61,7 +62,7 @@ export class Registry<E extends Filterable<Scope>, Scope = unknown> {
 
   /** The entries this caller may see, in registration order (the shared array when no rule is set). */
   visibleTo(caller: Caller<Scope>): readonly E[] {
-    return this.personal ? this.values().filter((e) => this.visibility!.allows(e, caller)) : this.values();
+    return this.personal ? this.values().filter((e) => this.visibility.allows(e, caller)) : this.values();
   }
 
   /** The wire definitions in registration order. */
