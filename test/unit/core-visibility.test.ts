@@ -59,7 +59,9 @@ describe('lists show only what the caller may see', () => {
     }
     // The rule is never published, and the programmatic list still has everything.
     expect(mcp.tools.list().map((t) => t.name)).toEqual(['echo', 'delete_user']);
-    expect(JSON.stringify(mcp.tools.list())).not.toContain('visible');
+    const published = [...mcp.tools.list(), ...mcp.prompts.list(), ...mcp.resources.list(), ...mcp.resources.listTemplates()];
+    expect(published).toHaveLength(8);
+    expect(published.filter((definition) => 'visible' in definition)).toEqual([]);
   });
 
   it('the server-wide filter applies to every primitive, after each one’s own rule, and sees kind, id and definition', async () => {
