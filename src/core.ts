@@ -3,55 +3,79 @@ import type { NotificationBus } from './bus.js';
 import type { CancelSignal } from './context/cancellation.js';
 import type { PendingRequests } from './context/client-requests.js';
 import type { Context } from './context/context.js';
-import type { ConcurrencyGate, IdleSweeper } from './context/limits.js';
-import type { RequestRegistry } from './context/in-flight.js';
+import type { ConcurrencyGate, IdleSweeper } from './request/limits.js';
+import type { RequestRegistry } from './request/in-flight.js';
 import type { RequestStateCodec } from './context/request-state.js';
+import type { Connection, SessionCodec } from './context/sessions.js';
 import type { McpError } from './protocol/errors.js';
 import type { JsonObject, JsonRpcMessage, RequestId } from './protocol/jsonrpc.js';
 import type { HeaderLookup } from './protocol/standard-headers.js';
-import type { Era, ModernMeta } from './protocol/versions.js';
+import type { ModernMeta } from './protocol/era.js';
+import type { Era } from './protocol/versions.js';
 import type { PromptRegistry } from './primitives/prompts.js';
 import type { ResourceRegistry } from './primitives/resources.js';
 import type { ToolRegistry } from './primitives/tools.js';
 import type { CacheHint, ClientCapabilities, Implementation, LoggingLevel } from './types.js';
 
-/**
- * Per-connection state of the 2025 era, owned by the transport: stdio keeps one for its stream, HTTP
- * rebuilds it from the session id on every request. The core reads it and `initialize` fills it.
- */
-export interface Connection {
-  id?: string;
-  protocolVersion?: string;
-  clientCapabilities?: ClientCapabilities;
-  clientInfo?: Implementation;
-  logLevel?: LoggingLevel;
-  initialized?: boolean;
-  subscriptions?: Set<string>;
-}
+export type { Connection } from './context/sessions.js';
 
 export type Send = (message: JsonRpcMessage) => void;
 
-/** The method name of MiniMCP's callback-style dispatch, for the built-in transports (not public API). */
-export const ROUTE: unique symbol = Symbol('minimcp.route');
-
-export interface HandleOptions<Scope> {
+/**
+ * What a transport knows about one message beyond its bytes. Every field is optional: `handle()`
+ * with none of them serves a message in code, as a test or an in-process client would.
+ */
+export interface MessageFacts<Scope = unknown> {
   /** The channel back to the client for notifications and requests tied to this message. */
   send?: Send;
+  /** What the host attached to the caller (a verified token, a tenant): `ctx.scope` in handlers. */
   scope?: Scope;
+  /**
+   * Who is asking, when the transport itself knows (an authenticated peer). Otherwise the server's
+   * `principal(scope)` option decides, or the scope's own `principal` string; '' is anonymous. Cancellation, 2025 server requests, sessions, MRTR state and
+   * the concurrency share are bound to it.
+   */
+  principal?: string;
   /** Aborting it cancels the handler (a closed connection). Only these members are used, so a transport may pass a lighter object. */
   signal?: CancelSignal;
-  /** HTTP only: the request headers (protocol version, session id, SEP-2243 headers). */
+  /**
+   * The request's headers, when the transport has them (HTTP): the protocol version, SEP-2243
+   * `Mcp-Method`/`Mcp-Name`/`Mcp-Param-*` and the session id are read from them, in protocol/ only.
+   */
   headers?: HeaderLookup;
-  /** 2025 era: the transport's per-connection state. */
+  /** The era, if the transport already decided it with `decideEra()` (HTTP does at its gate); decided here otherwise. */
+  era?: Era;
+  /** 2025 era: the transport's per-connection state (stdio keeps one per stream). */
   connection?: Connection;
+  /**
+   * 2025 era, for transports without a connection object (HTTP): the session id the client
+   * presented (`Mcp-Session-Id`). The core checks it (signed, bound to the principal) and serves the
+   * request on the session it names; one that names none is answered 404.
+   */
+  session?: string;
+  /** The transport can hand a session id to the client (HTTP): a successful 2025 `initialize` then gets one in `Outcome.session`. */
+  sessions?: boolean;
   /** 2025 HTTP SSE only (SEP-1699): ends the response stream early; the rest is delivered on a resuming GET. */
   closeStream?: () => void;
+}
+
+/** @deprecated The old name of MessageFacts. */
+export type HandleOptions<Scope = unknown> = MessageFacts<Scope>;
+
+/**
+ * Receives an outcome that was not ready when `route()` returned: exactly once, later. An object
+ * with a method rather than a bare function, so a transport's per-request object can be its own sink.
+ */
+export interface OutcomeSink {
+  deliver(outcome: Outcome): void;
 }
 
 /** What one message produced: the reply (none for notifications) and its HTTP status. */
 export interface Outcome {
   reply: JsonObject | undefined;
   status: number;
+  /** A new 2025 session id for the client (only when the facts said `sessions: true`): HTTP sends it as `Mcp-Session-Id`. */
+  session?: string;
 }
 
 export interface RequestInfo {
@@ -92,6 +116,7 @@ export interface Core<Scope> {
   /** Open `subscriptions/listen` streams, and how many may be open at once. */
   readonly streams: { open: number; readonly max: number };
   readonly stateCodec: RequestStateCodec;
+  readonly sessions: SessionCodec;
   readonly hooks: Hooks<Scope>[];
   readonly settings: {
     pageSize: number;
@@ -102,12 +127,13 @@ export interface Core<Scope> {
     asyncContext: boolean;
   };
   capabilities(era: Era): JsonObject;
+  /** Who is asking ('' when anonymous): the `principal` option, else the scope's own `principal` string. */
   principalOf(scope: Scope | undefined): string;
   reportError(error: unknown, request: RequestInfo | undefined): void;
 }
 
-/** Everything the method table needs to serve one request. */
-export interface Call<Scope> {
+/** What the method table sees of one request (the request object itself). */
+export interface MethodCall<Scope> {
   readonly id: RequestId;
   readonly method: string;
   readonly params: JsonObject;
@@ -117,4 +143,6 @@ export interface Call<Scope> {
   readonly connection: Connection | undefined;
   readonly send: Send | undefined;
   readonly ctx: Context<Scope>;
+  /** Logs an unexpected failure with this request (the server's `onError`). */
+  reportError(error: unknown): void;
 }

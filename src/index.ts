@@ -1,12 +1,16 @@
 /** MiniMCP's public surface. Transports live in their own subpaths (minimcp/stdio, minimcp/http, ...). */
 export { MiniMCP, type MiniMCPOptions } from './server.js';
-export type { Connection, HandleOptions, Hooks, Outcome, RequestInfo, Send, CacheSettings } from './core.js';
+export type {
+  Connection, HandleOptions, Hooks, MessageFacts, Outcome, OutcomeSink, RequestInfo, Send, CacheSettings,
+} from './core.js';
+export { decideEra } from './protocol/era.js';
 export { Context, getContext, type AskOptions, type ClientFacts } from './context/context.js';
+export { Cancellation, type CancelSignal } from './context/cancellation.js';
 export { ErrorCode, McpError, ResourceNotFoundError, isResourceNotFound } from './protocol/errors.js';
 export type {
   JsonObject, JsonRpcMessage, JsonRpcRequest, JsonRpcNotification, JsonRpcResponse, RequestId,
 } from './protocol/jsonrpc.js';
-export { LEGACY_VERSIONS, MODERN_VERSIONS, META } from './protocol/versions.js';
+export { LEGACY_VERSIONS, MODERN_VERSIONS, META, type Era } from './protocol/versions.js';
 export { encodeHeaderValue, decodeHeaderValue, type HeaderLookup } from './protocol/standard-headers.js';
 export { content } from './primitives/content.js';
 export type { ToolOptions, ToolHandler, ToolDefinition, ToolArgs } from './primitives/tools.js';

@@ -1,10 +1,9 @@
 /** The method table: each MCP request method, the eras it exists in, its capability gate and its handler. */
 import { notificationOf, type BusEvent } from './bus.js';
-import { levelRank } from './context/context.js';
-import type { CacheSettings, Call, Core, Send } from './core.js';
-import { overloaded } from './context/limits.js';
-import { invalidParams, internalError } from './protocol/errors.js';
-import type { JsonObject } from './protocol/jsonrpc.js';
+import type { CacheSettings, Core, MethodCall, Send } from './core.js';
+import { overloaded } from './request/limits.js';
+import { ErrorCode, ProtocolError, invalidParams, internalError } from './protocol/errors.js';
+import { isObject, type JsonObject } from './protocol/jsonrpc.js';
 import { checkParamHeaders } from './protocol/standard-headers.js';
 import { META, MODERN_VERSIONS, negotiateLegacyVersion } from './protocol/versions.js';
 import { complete } from './primitives/completions.js';
@@ -12,9 +11,9 @@ import { paginate } from './primitives/pagination.js';
 import { renderPrompt } from './primitives/prompts.js';
 import { runTool } from './primitives/tools.js';
 import { ListView } from './primitives/visibility.js';
-import { hasCapability, ProtocolError } from './context/client-requests.js';
-import { ErrorCode } from './protocol/errors.js';
-import type { ClientCapabilities, Implementation, LoggingLevel } from './types.js';
+import { hasCapability } from './context/client-requests.js';
+import { clientInfoOf } from './context/sessions.js';
+import { levelRank, type ClientCapabilities, type LoggingLevel } from './types.js';
 
 export interface MethodSpec {
   /** Which eras serve it: 2026 removed some methods and added others. */
@@ -27,7 +26,7 @@ export interface MethodSpec {
   readonly mrtr?: boolean;
   /** Long-lived (listen): no idle timeout, no concurrency slot. */
   readonly stream?: boolean;
-  run(core: Core<any>, call: Call<any>): Promise<JsonObject> | JsonObject;
+  run(core: Core<any>, call: MethodCall<any>): Promise<JsonObject> | JsonObject;
 }
 
 const MAX_URI_LENGTH = 65_536;
@@ -48,7 +47,7 @@ const hasCompletions = advertised('completions');
  * One page of the list this caller may see. When visibility rules apply, the list depends on who
  * asks, so 2026 cache hints turn private (every page alike: the rules, not the page, decide).
  */
-function page(call: Call<any>, core: Core<any>, key: keyof CacheSettings, items: readonly JsonObject[], personal: boolean): JsonObject {
+function page(call: MethodCall<any>, core: Core<any>, key: keyof CacheSettings, items: readonly JsonObject[], personal: boolean): JsonObject {
   const { page: slice, nextCursor } = paginate(items, call.params.cursor, core.settings.pageSize);
   const result: JsonObject = nextCursor === undefined ? { [key]: slice } : { [key]: slice, nextCursor };
   if (personal && call.era === 'modern') result.cacheScope = 'private'; // the ttlMs still comes from the settings
@@ -56,12 +55,12 @@ function page(call: Call<any>, core: Core<any>, key: keyof CacheSettings, items:
 }
 
 /** Synchronous when the tool is: the dispatcher then answers without a single promise. */
-function callTool(core: Core<any>, call: Call<any>): JsonObject | Promise<JsonObject> {
+function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<JsonObject> {
   const name = stringParam(call.params, 'name');
   const tool = core.tools.find(name, call.ctx);
   if (!tool) throw invalidParams(`Unknown tool: '${name}'`);
   const args = call.params.arguments ?? {};
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw invalidParams('params.arguments must be an object');
+  if (!isObject(args)) throw invalidParams('params.arguments must be an object');
   if (call.era === 'modern' && call.headers && tool.paramHeaders.length) {
     const mismatch = checkParamHeaders(tool.paramHeaders, args as JsonObject, call.headers);
     if (mismatch) throw mismatch;
@@ -74,10 +73,10 @@ function callTool(core: Core<any>, call: Call<any>): JsonObject | Promise<JsonOb
       400,
     );
   }
-  return runTool(tool, args as JsonObject, call.ctx) as unknown as JsonObject | Promise<JsonObject>;
+  return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
 }
 
-async function completion(core: Core<any>, call: Call<any>): Promise<JsonObject> {
+async function completion(core: Core<any>, call: MethodCall<any>): Promise<JsonObject> {
   const ref = call.params.ref as JsonObject | undefined;
   const argument = call.params.argument as JsonObject | undefined;
   if (typeof argument?.name !== 'string' || typeof argument.value !== 'string') {
@@ -99,19 +98,19 @@ async function completion(core: Core<any>, call: Call<any>): Promise<JsonObject>
   return { completion: await complete(completers?.[argument.name], argument.value, context ?? {}) };
 }
 
-function initialize(core: Core<any>, call: Call<any>): JsonObject {
+function initialize(core: Core<any>, call: MethodCall<any>): JsonObject {
   const protocolVersion = negotiateLegacyVersion(call.params.protocolVersion);
   if (call.connection) {
     call.connection.protocolVersion = protocolVersion;
     call.connection.clientCapabilities = (call.params.capabilities ?? {}) as ClientCapabilities;
-    call.connection.clientInfo = call.params.clientInfo as Implementation | undefined;
+    call.connection.clientInfo = clientInfoOf(call.params.clientInfo);
   }
   const result: JsonObject = { protocolVersion, capabilities: core.capabilities('legacy'), serverInfo: core.info };
   if (core.instructions !== undefined) result.instructions = core.instructions;
   return result;
 }
 
-function setLevel(_core: Core<any>, call: Call<any>): JsonObject {
+function setLevel(_core: Core<any>, call: MethodCall<any>): JsonObject {
   const level = call.params.level;
   if (typeof level !== 'string' || levelRank(level) < 0) throw invalidParams(`Invalid log level: ${typeof level === 'string' || typeof level === 'number' ? level : typeof level}`);
   if (call.connection) call.connection.logLevel = level as LoggingLevel;
@@ -119,7 +118,7 @@ function setLevel(_core: Core<any>, call: Call<any>): JsonObject {
 }
 
 function subscription(add: boolean) {
-  return (_core: Core<any>, call: Call<any>): JsonObject => {
+  return (_core: Core<any>, call: MethodCall<any>): JsonObject => {
     const uri = stringParam(call.params, 'uri');
     if (call.connection) {
       call.connection.subscriptions ??= new Set();
@@ -158,11 +157,11 @@ function wants(filter: JsonObject, event: BusEvent): boolean {
 }
 
 /** 2026 `subscriptions/listen`: an acknowledgement, then tagged notifications until the client goes away. */
-async function listen(core: Core<any>, call: Call<any>): Promise<JsonObject> {
+async function listen(core: Core<any>, call: MethodCall<any>): Promise<JsonObject> {
   const send = call.send;
   if (!send) throw internalError('subscriptions/listen needs a streaming transport');
   const filter = call.params.notifications;
-  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) throw invalidParams('params.notifications must be an object');
+  if (!isObject(filter)) throw invalidParams('params.notifications must be an object');
   // Streams hold no concurrency slot, so they have a cap of their own.
   if (core.streams.open >= core.streams.max) throw overloaded();
   core.streams.open++;
@@ -173,7 +172,7 @@ async function listen(core: Core<any>, call: Call<any>): Promise<JsonObject> {
   }
 }
 
-async function stream(core: Core<any>, call: Call<any>, send: Send, filter: JsonObject): Promise<JsonObject> {
+async function stream(core: Core<any>, call: MethodCall<any>, send: Send, filter: JsonObject): Promise<JsonObject> {
   const subscriptionId = call.id;
   const tag = { [META.subscriptionId]: subscriptionId };
   const chosen = honoured(filter);

@@ -4,13 +4,15 @@
  */
 import { MemoryBus, type NotificationBus } from './bus.js';
 import { PendingRequests } from './context/client-requests.js';
-import { RequestRegistry } from './context/in-flight.js';
-import { ConcurrencyGate, IdleSweeper } from './context/limits.js';
-import { RequestStateCodec } from './context/request-state.js';
-import { ROUTE, type CacheSettings, type Core, type HandleOptions, type Hooks, type Outcome, type RequestInfo } from './core.js';
-import { NO_REPLY, dispatchRequest, errorOutcome, type Deliver } from './dispatch.js';
+import { RequestStateCodec, Signer, loadNodeCrypto } from './context/request-state.js';
+import { SessionCodec } from './context/sessions.js';
+import type { CacheSettings, Core, Hooks, MessageFacts, Outcome, OutcomeSink, RequestInfo } from './core.js';
+import { Call, ownerKey } from './request/call.js';
+import { RequestRegistry } from './request/in-flight.js';
+import { ConcurrencyGate, IdleSweeper } from './request/limits.js';
+import { NO_REPLY, errorOutcome } from './request/outcome.js';
 import { ErrorCode, McpError, internalError, invalidRequest } from './protocol/errors.js';
-import { parseJson, readEnvelope, serializeMessage, type JsonObject } from './protocol/jsonrpc.js';
+import { parseJson, readEnvelope, serializeMessage, type JsonObject, type RequestId } from './protocol/jsonrpc.js';
 import { PromptRegistry, type PromptArgument, type PromptHandler, type PromptOptions } from './primitives/prompts.js';
 import {
   ResourceRegistry, type ResourceOptions, type ResourceReader, type TemplateOptions, type TemplateReader,
@@ -27,6 +29,11 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   idleTimeoutMs?: number;
   /** Handlers running at once. Default 100. */
   maxConcurrency?: number;
+  /**
+   * Handlers one named principal may run at once (and requests it may have queued): one principal
+   * cannot take the whole gate. Default: half of maxConcurrency, rounded up.
+   */
+  maxConcurrencyPerPrincipal?: number;
   /** Requests that may wait for a slot; past it, an immediate overload answer. Default 4 x maxConcurrency. */
   maxQueue?: number;
   /** Open 2026 `subscriptions/listen` streams at once (they hold no handler slot); past it, overload (503). Default 1000. */
@@ -39,9 +46,18 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   pageSize?: number;
   /** 2026 cache hints for discover, each list and reads (defaults: lists 60 s public, reads 0 private). */
   cache?: Partial<CacheSettings>;
-  /** MRTR requestState signing. Set `secret` when several instances serve the same clients. */
+  /**
+   * The secret that signs MRTR requestState and 2025 session ids. Set `secret` (32 bytes or more)
+   * when several instances serve the same clients, so each accepts what the others signed.
+   */
   requestState?: { secret?: string | Uint8Array; ttlMs?: number };
-  /** Who is asking, from the scope: MRTR state is bound to it. */
+  /**
+   * Who is asking, from the scope (e.g. the verified token's subject). Without it, the scope's own
+   * `principal` property when that is a string. MRTR state, 2025 sessions, cancellation,
+   * server-to-client requests and resumable streams are bound to it, and each named principal gets a
+   * share of the concurrency gate (maxConcurrencyPerPrincipal). '' (or nothing) is anonymous: anonymous
+   * callers cannot be told apart, so only the server-wide limits apply to them.
+   */
   principal?: (scope: Scope | undefined) => string | undefined;
   /**
    * Which primitives a caller may see, for every tool, prompt, resource and template (after each one's
@@ -66,6 +82,16 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
 }
 
 // Lists change rarely and say so with list_changed; reads may be per user and live, so they are not cached.
+/** The `principal` option's answer, else the scope's own `principal` string; '' is anonymous. */
+function principalFrom<Scope>(scope: Scope | undefined, option: MiniMCPOptions<Scope>['principal']): string {
+  if (option !== undefined) {
+    const named = option(scope);
+    return typeof named === 'string' ? named : '';
+  }
+  const own = typeof scope === 'object' && scope !== null ? (scope as { principal?: unknown }).principal : undefined;
+  return typeof own === 'string' ? own : '';
+}
+
 const LIST_HINT: CacheHint = { ttlMs: 60_000, cacheScope: 'public' };
 const DEFAULT_CACHE: CacheSettings = {
   discover: LIST_HINT,
@@ -112,6 +138,7 @@ export class MiniMCP<Scope = unknown> {
       this.#capabilities = undefined;
       bus.publish({ type: `${type}/list_changed` });
     };
+    const signer = new Signer(options.requestState?.secret);
     const onError = options.onError ?? ((error, request) => console.error(`[minimcp] ${request?.method ?? 'transport'} failed:`, error));
     if (options.visible !== undefined && typeof options.visible !== 'function') throw new TypeError('MiniMCP option visible must be a function');
     const visibility = new Visibility<Scope>(options.visible, (error) => this.#core.reportError(error, undefined));
@@ -128,10 +155,12 @@ export class MiniMCP<Scope = unknown> {
         maxConcurrency,
         positiveInt(options, 'maxQueue', maxConcurrency * 4),
         positiveInt(options, 'queueTimeoutMs', 5_000),
+        positiveInt(options, 'maxConcurrencyPerPrincipal', Math.ceil(maxConcurrency / 2), maxConcurrency),
       ),
       idle: new IdleSweeper(idleTimeoutMs),
       streams: { open: 0, max: positiveInt(options, 'maxStreams', 1_000) },
-      stateCodec: new RequestStateCodec(options.requestState?.secret, positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
+      stateCodec: new RequestStateCodec(signer, positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
+      sessions: new SessionCodec(signer),
       hooks: [],
       settings: {
         pageSize: positiveInt(options, 'pageSize', 100, 10_000),
@@ -143,7 +172,7 @@ export class MiniMCP<Scope = unknown> {
       },
       // Both eras advertise the same set; the era parameter leaves room for one that differs.
       capabilities: () => (this.#capabilities ??= this.#computeCapabilities()),
-      principalOf: (scope) => options.principal?.(scope) ?? '',
+      principalOf: (scope) => principalFrom(scope, options.principal),
       reportError: (error, request) => {
         try {
           onError(error, request);
@@ -206,14 +235,14 @@ export class MiniMCP<Scope = unknown> {
     add: (...a: Parameters<ToolRegistry<Scope>['register']>) => this.#core.tools.register(...a),
     remove: (name: string) => this.#core.tools.remove(name),
     list: () => this.#core.tools.list(),
-    call: (name: string, args: JsonObject = {}, opts?: HandleOptions<Scope>) => this.#request('tools/call', { name, arguments: args }, opts),
+    call: (name: string, args: JsonObject = {}, facts?: MessageFacts<Scope>) => this.#request('tools/call', { name, arguments: args }, facts),
   };
 
   readonly prompts = {
     add: (...a: Parameters<PromptRegistry<Scope>['register']>) => this.#core.prompts.register(...a),
     remove: (name: string) => this.#core.prompts.remove(name),
     list: () => this.#core.prompts.list(),
-    get: (name: string, args: Record<string, string> = {}, opts?: HandleOptions<Scope>) => this.#request('prompts/get', { name, arguments: args }, opts),
+    get: (name: string, args: Record<string, string> = {}, facts?: MessageFacts<Scope>) => this.#request('prompts/get', { name, arguments: args }, facts),
   };
 
   readonly resources = {
@@ -222,7 +251,7 @@ export class MiniMCP<Scope = unknown> {
     remove: (uriOrTemplate: string) => this.#core.resources.remove(uriOrTemplate),
     list: () => this.#core.resources.list(),
     listTemplates: () => this.#core.resources.listTemplates(),
-    read: (uri: string, opts?: HandleOptions<Scope>) => this.#request('resources/read', { uri }, opts),
+    read: (uri: string, facts?: MessageFacts<Scope>) => this.#request('resources/read', { uri }, facts),
   };
 
   /** What one caller sees of each list: a long-lived channel forwards only the list changes that concern it. */
@@ -238,32 +267,36 @@ export class MiniMCP<Scope = unknown> {
   // ---- handling -----------------------------------------------------------------------------------
 
   /**
-   * Handles one JSON-RPC message (text or parsed) and returns the reply in the same form, or
-   * `undefined` for notifications and client responses. Never throws for anything a peer sent.
+   * Handles one JSON-RPC message and returns the reply in the same form (text for text, an object
+   * for an object), or `undefined` for notifications and client responses. Never throws for
+   * anything a peer sent.
    */
-  async handle(message: string | object, opts?: HandleOptions<Scope>): Promise<string | JsonObject | undefined> {
-    const { reply } = await this.dispatch(message, opts);
+  handle(message: string, facts?: MessageFacts<Scope>): Promise<string | undefined>;
+  handle(message: object, facts?: MessageFacts<Scope>): Promise<JsonObject | undefined>;
+  handle(message: string | object, facts?: MessageFacts<Scope>): Promise<string | JsonObject | undefined>;
+  async handle(message: string | object, facts?: MessageFacts<Scope>): Promise<string | JsonObject | undefined> {
+    const { reply } = await this.dispatch(message, facts);
     if (reply === undefined || typeof message !== 'string') return reply;
     return serializeMessage(reply);
   }
 
   /**
-   * `handle()` plus the HTTP status of the outcome, for transports. The Outcome comes back directly
-   * (no promise at all) when the handler finished synchronously; `await` it either way. It never
-   * throws and a returned promise never rejects.
+   * `handle()` plus the HTTP status of the outcome. The Outcome comes back directly (no promise at
+   * all) when the handler finished synchronously; `await` it either way. It never throws and a
+   * returned promise never rejects. Transports use `route()`, which makes no promise at all.
    */
-  dispatch(message: unknown, opts: HandleOptions<Scope> = {}): Outcome | Promise<Outcome> {
-    let resolve: ((outcome: Outcome) => void) | undefined;
-    const now = this[ROUTE](message, opts, (outcome) => resolve!(outcome));
-    return now ?? new Promise<Outcome>((r) => (resolve = r)); // `deliver` is never called before this returns
+  dispatch(message: unknown, facts: MessageFacts<Scope> = {}): Outcome | Promise<Outcome> {
+    const later = new LaterOutcome();
+    return this.route(message, facts, later) ?? new Promise<Outcome>((resolve) => (later.resolve = resolve)); // deliver() never comes before this
   }
 
   /**
-   * The built-in transports' `dispatch()`: an outcome that is not ready at once goes to `deliver`
-   * (exactly once, later) instead of into a promise, which saves two promises per asynchronous
-   * request. Returns the outcome when it is ready at once, otherwise undefined.
+   * The entry for transports: one message (text or parsed), what the transport knows about it, and
+   * where an outcome that is not ready at once goes. Returns the Outcome when it is ready at once (a
+   * synchronous handler, a notification, a refusal): then no promise is made anywhere. Otherwise
+   * returns undefined and calls `sink.deliver()` exactly once, later. Never throws.
    */
-  [ROUTE](message: unknown, opts: HandleOptions<Scope>, deliver: Deliver): Outcome | undefined {
+  route(message: unknown, facts: MessageFacts<Scope>, sink: OutcomeSink): Outcome | undefined {
     try {
       let value = message;
       if (typeof message === 'string') {
@@ -276,13 +309,18 @@ export class MiniMCP<Scope = unknown> {
         case 'invalid':
           return errorOutcome(envelope.id, envelope.error);
         case 'request':
-          return dispatchRequest(this.#core, envelope.id, envelope.method, envelope.params, opts, deliver);
+          return new Call(this.#core, envelope.id, envelope.method, envelope.params, facts, sink).run();
         case 'notification':
-          this.#onNotification(envelope.method, envelope.params, opts);
+          this.#onNotification(envelope.method, envelope.params, facts);
           return NO_REPLY;
-        case 'response':
-          if (this.#core.pending.settle(envelope.id, envelope.result, envelope.error)) return NO_REPLY;
+        case 'response': {
+          const principal = this.#principalOf(facts);
+          const connectionId = this.#connectionId(facts, principal);
+          if (connectionId !== null && this.#core.pending.settle(envelope.id, ownerKey(principal, connectionId), envelope.result, envelope.error)) {
+            return NO_REPLY;
+          }
           return errorOutcome(envelope.id, invalidRequest('Invalid Request: no request is waiting for this response'));
+        }
       }
     } catch (error) {
       this.#core.reportError(error, undefined);
@@ -290,21 +328,44 @@ export class MiniMCP<Scope = unknown> {
     }
   }
 
-  #onNotification(method: string, params: JsonObject | undefined, opts: HandleOptions<Scope>): void {
+  /** Who is asking, by the `principal` option ('' when it is unset or says nothing): what transports key per-principal state by. */
+  principalOf(scope: Scope | undefined): string {
+    return this.#core.principalOf(scope);
+  }
+
+  #principalOf(facts: MessageFacts<Scope>): string {
+    return facts.principal ?? this.#core.principalOf(facts.scope);
+  }
+
+  /**
+   * The connection a notification or client response belongs to: the transport's, or the session it
+   * presented. null when it presented one that names no session of this principal: nothing matches.
+   */
+  #connectionId(facts: MessageFacts<Scope>, principal: string): string | undefined | null {
+    if (facts.connection !== undefined || facts.session === undefined) return facts.connection?.id;
+    // Without node:crypto loaded, this process minted no session: nothing here can belong to one.
+    if (loadNodeCrypto() !== undefined) return null;
+    return this.#core.sessions.open(facts.session, principal)?.id ?? null;
+  }
+
+  #onNotification(method: string, params: JsonObject | undefined, facts: MessageFacts<Scope>): void {
     if (method === 'notifications/initialized') {
-      if (opts.connection) opts.connection.initialized = true;
+      if (facts.connection) facts.connection.initialized = true;
     } else if (method === 'notifications/cancelled') {
       const id = params?.requestId;
-      if (typeof id === 'string' || typeof id === 'number') {
-        this.#core.inFlight.cancel(RequestRegistry.key(opts.connection?.id, id), typeof params?.reason === 'string' ? params.reason : 'cancelled by the client');
+      const principal = typeof id === 'string' || typeof id === 'number' ? this.#principalOf(facts) : undefined;
+      const connectionId = principal === undefined ? null : this.#connectionId(facts, principal);
+      if (connectionId !== null) {
+        const key = RequestRegistry.key(principal!, connectionId, id as RequestId);
+        this.#core.inFlight.cancel(key, typeof params?.reason === 'string' ? params.reason : 'cancelled by the client');
       }
     }
     // Everything else (progress for our requests, roots/list_changed...) needs no action from a stateless core.
   }
 
   /** A request made in code: the same path as the wire, errors thrown as McpError. */
-  async #request(method: string, params: JsonObject, opts?: HandleOptions<Scope>): Promise<JsonObject> {
-    const { reply } = await this.dispatch({ jsonrpc: '2.0', id: `local-${++this.#nextId}`, method, params }, opts);
+  async #request(method: string, params: JsonObject, facts?: MessageFacts<Scope>): Promise<JsonObject> {
+    const { reply } = await this.dispatch({ jsonrpc: '2.0', id: `local-${++this.#nextId}`, method, params }, facts);
     const error = reply?.error as { code: number; message: string; data?: unknown } | undefined;
     if (error) throw Object.assign(internalError(error.message), { code: error.code, data: error.data });
     return reply?.result as JsonObject;
@@ -318,5 +379,14 @@ export class MiniMCP<Scope = unknown> {
     if (core.resources.size || this.#force.resources) caps.resources = { subscribe: true, listChanged: true };
     if (core.prompts.hasCompletions() || core.resources.hasCompletions()) caps.completions = {};
     return caps;
+  }
+}
+
+/** Where `dispatch()` receives an outcome that was not ready at once. */
+class LaterOutcome implements OutcomeSink {
+  resolve: ((outcome: Outcome) => void) | undefined;
+
+  deliver(outcome: Outcome): void {
+    this.resolve!(outcome);
   }
 }

@@ -5,6 +5,8 @@ export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | '
 export const LOGGING_LEVELS: readonly LoggingLevel[] = [
   'debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency',
 ];
+/** A level's rank in LOGGING_LEVELS (higher is more severe); -1 for a name that is no level. */
+export const levelRank = (level: string): number => LOGGING_LEVELS.indexOf(level as LoggingLevel);
 
 export interface Icon {
   src: string;

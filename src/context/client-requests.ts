@@ -3,8 +3,9 @@
  * mechanisms: 2025 sends a JSON-RPC request on the response stream and waits for the client's answer
  * (routed back by id); 2026 (MRTR) answers `input_required` and the client retries with the answers.
  */
-import { ErrorCode, McpError } from '../protocol/errors.js';
-import type { JsonObject, JsonRpcErrorObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import { ErrorCode, ProtocolError } from '../protocol/errors.js';
+import type { CancelSignal } from './cancellation.js';
+import { isObject, type JsonObject, type JsonRpcErrorObject, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
 import type { ClientCapabilities } from '../types.js';
 
 export type ClientMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
@@ -31,11 +32,16 @@ export interface InputBroker {
 }
 
 interface Pending {
+  /** Who may answer: the principal and connection the request went to. */
+  readonly owner: string;
   resolve(result: JsonObject): void;
   reject(error: Error): void;
 }
 
-/** Server-to-client requests waiting for their answer, by globally unique id (no session needed). */
+/**
+ * Server-to-client requests waiting for their answer, by unguessable id. Only the principal and
+ * connection the request was sent to may answer it: anyone else's response with that id matches nothing.
+ */
 export class PendingRequests {
   readonly #waiting = new Map<RequestId, Pending>();
 
@@ -44,7 +50,9 @@ export class PendingRequests {
   }
 
   /** Sends the request and resolves with the client's result; rejects on error, abort or timeout. */
-  ask(send: (m: JsonRpcMessage) => void, method: string, params: JsonObject, signal: AbortSignal, timeoutMs: number): Promise<JsonObject> {
+  ask(
+    owner: string, send: (m: JsonRpcMessage) => void, method: string, params: JsonObject, signal: CancelSignal, timeoutMs: number,
+  ): Promise<JsonObject> {
     const id = `mm-${crypto.randomUUID()}`;
     return new Promise<JsonObject>((resolve, reject) => {
       const done = (): void => {
@@ -62,6 +70,7 @@ export class PendingRequests {
       }, timeoutMs);
       signal.addEventListener('abort', onAbort, { once: true });
       this.#waiting.set(id, {
+        owner,
         resolve: (r) => (done(), resolve(r)),
         reject: (e) => (done(), reject(e)),
       });
@@ -69,10 +78,10 @@ export class PendingRequests {
     });
   }
 
-  /** Routes a client response to its waiting handler; false when nobody waits for that id. */
-  settle(id: RequestId, result: JsonObject | undefined, error: JsonRpcErrorObject | undefined): boolean {
+  /** Routes a client response to its waiting handler; false when nobody `owner` asked waits for that id. */
+  settle(id: RequestId, owner: string, result: JsonObject | undefined, error: JsonRpcErrorObject | undefined): boolean {
     const pending = this.#waiting.get(id);
-    if (!pending) return false;
+    if (!pending || pending.owner !== owner) return false;
     if (error) pending.reject(new Error(`The client answered with an error: ${error.message}`));
     else pending.resolve(result ?? {});
     return true;
@@ -83,22 +92,25 @@ export class PendingRequests {
 export class StreamBroker implements InputBroker {
   constructor(
     private readonly pending: PendingRequests,
+    /** Who may answer (see PendingRequests). */
+    private readonly owner: string,
     private readonly send: ((m: JsonRpcMessage) => void) | undefined,
-    private readonly capabilities: ClientCapabilities | undefined,
+    /** What the client declared; none (a 2025 request outside any session) means nothing may be asked. */
+    private readonly capabilities: ClientCapabilities,
     private readonly timeoutMs: number,
-    /** The request's execution: its signal, and the idle clock that stops while the client answers. */
-    private readonly execution: { readonly signal: AbortSignal; pause(): void; resume(): void },
+    /** The request: its lifetime (ends the wait), and the idle clock that stops while the client answers. */
+    private readonly execution: { readonly lifetime: CancelSignal; pause(): void; resume(): void },
   ) {}
 
   async request(method: ClientMethod, params: JsonObject): Promise<JsonObject> {
     const needed = requiredCapability(method, params);
-    if (this.capabilities && !hasCapability(this.capabilities, needed)) {
+    if (!hasCapability(this.capabilities, needed)) {
       throw new Error(`The client did not declare the capability ${method} needs (${Object.keys(needed).join(', ')})`);
     }
     if (!this.send) throw new Error(`Cannot send ${method}: this transport has no stream back to the client`);
     this.execution.pause();
     try {
-      const answer = await this.pending.ask(this.send, method, params, this.execution.signal, this.timeoutMs);
+      const answer = await this.pending.ask(this.owner, this.send, method, params, this.execution.lifetime, this.timeoutMs);
       if (!wellFormed(method, answer)) throw new Error(`The client answered ${method} with a malformed result`);
       return answer;
     } finally {
@@ -107,10 +119,6 @@ export class StreamBroker implements InputBroker {
   }
 }
 
-/** Thrown by the framework for errors that must reach the client as protocol errors, even from a tool. */
-export class ProtocolError extends McpError {}
-
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Elicitation answers hold primitives (string, number, boolean) or lists of strings, nothing deeper. */
 const isFormValue = (v: unknown): boolean =>

@@ -7,7 +7,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Era } from '../protocol/versions.js';
 import type { JsonObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import {
-  LOGGING_LEVELS, type ClientCapabilities, type CreateMessageParams, type CreateMessageResult, type ElicitParams,
+  levelRank, type ClientCapabilities, type CreateMessageParams, type CreateMessageResult, type ElicitParams,
   type ElicitResult, type Implementation, type ListRootsResult, type LoggingLevel,
 } from '../types.js';
 import type { InputBroker } from './client-requests.js';
@@ -17,23 +17,27 @@ export interface ClientFacts {
   info: Implementation | undefined;
 }
 
-/** Everything a Context is built from; filled by the dispatcher once per request. */
-export interface ContextInit<Scope> {
-  scope: Scope;
-  /** The request's lifecycle: its signal (created on first read) and idle clock. */
-  execution: { readonly signal: AbortSignal; readonly aborted: boolean; touch(): void };
-  requestId: RequestId;
-  method: string;
-  era: Era;
-  protocolVersion: string;
-  client: ClientFacts;
-  meta: JsonObject | undefined;
-  /** Logs at or above this level are sent; undefined sends nothing. */
-  logThreshold: number | undefined;
-  send: ((message: JsonRpcMessage) => void) | undefined;
-  broker: InputBroker;
-  /** The transport's way to end the response stream early (2025 HTTP SSE); undefined elsewhere. */
-  closeStream?: (() => void) | undefined;
+/** The request a Context belongs to: the request object implements it (the Context only reads it). */
+export interface ContextHost<Scope> {
+  readonly scope: Scope;
+  readonly id: RequestId;
+  readonly method: string;
+  readonly era: Era;
+  readonly protocolVersion: string;
+  readonly params: JsonObject;
+  /** Aborted on cancellation, disconnect, timeout or shutdown (created on first read). */
+  readonly signal: AbortSignal;
+  /** The request stopped or ended: late notifications are dropped. */
+  readonly live: boolean;
+  touch(): void;
+  readonly send: ((message: JsonRpcMessage) => void) | undefined;
+  readonly client: ClientFacts;
+  /** Logs at or above this rank are sent; undefined sends nothing. */
+  readonly logThreshold: number | undefined;
+  /** Elicitation, sampling and roots: built on first use. */
+  broker(): InputBroker;
+  /** The transport's way to end the response stream early (2025 HTTP SSE); a no-op elsewhere. */
+  endStream(): void;
 }
 
 export interface AskOptions {
@@ -50,9 +54,8 @@ export function getContext<Scope = unknown>(): Context<Scope> {
   return ctx as Context<Scope>;
 }
 
-export const runWithContext = <T>(ctx: Context<unknown>, fn: () => T): T => storage.run(ctx, fn);
-
-export const levelRank = (level: string): number => LOGGING_LEVELS.indexOf(level as LoggingLevel);
+/** Runs `fn(arg)` with `ctx` as the current context; the argument saves a closure per request. */
+export const runWithContext = <A, T>(ctx: Context<unknown>, fn: (arg: A) => T, arg: A): T => storage.run(ctx, fn, arg);
 
 export class Context<Scope = unknown> {
   readonly scope: Scope;
@@ -60,38 +63,42 @@ export class Context<Scope = unknown> {
   readonly method: string;
   readonly era: Era;
   readonly protocolVersion: string;
-  readonly client: ClientFacts;
   /** The request's `params._meta`, as sent. */
   readonly meta: JsonObject | undefined;
-  readonly #init: ContextInit<Scope>;
+  readonly #host: ContextHost<Scope>;
   #lastProgress = -Infinity;
 
-  constructor(init: ContextInit<Scope>) {
-    this.scope = init.scope;
-    this.requestId = init.requestId;
-    this.method = init.method;
-    this.era = init.era;
-    this.protocolVersion = init.protocolVersion;
-    this.client = init.client;
-    this.meta = init.meta;
-    this.#init = init;
+  constructor(host: ContextHost<Scope>) {
+    this.scope = host.scope;
+    this.requestId = host.id;
+    this.method = host.method;
+    this.era = host.era;
+    this.protocolVersion = host.protocolVersion;
+    this.meta = host.params._meta as JsonObject | undefined;
+    this.#host = host;
   }
 
-  /** Aborted on cancellation, disconnect, timeout or the end of the request. */
+  /** What the client declared about itself (2025: in `initialize`; 2026: in each request's `_meta`). */
+  get client(): ClientFacts {
+    return this.#host.client;
+  }
+
+  /** Aborted on cancellation, disconnect, idle timeout or shutdown; a request that finished normally leaves it alone. */
   get signal(): AbortSignal {
-    return this.#init.execution.signal;
+    return this.#host.signal;
   }
 
   /** Sends a notification related to this request (dropped when there is no channel or it was cancelled). */
   notify(method: string, params?: JsonObject): void {
-    this.#init.execution.touch();
-    if (!this.#init.send || this.#init.execution.aborted) return;
-    this.#init.send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+    const host = this.#host;
+    host.touch();
+    if (!host.send || !host.live) return;
+    host.send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
   }
 
   /** Reports progress when the client asked for it (a progressToken); values must increase, others are dropped. */
   progress(progress: number, total?: number, message?: string): void {
-    this.#init.execution.touch();
+    this.#host.touch();
     const token = this.meta?.progressToken;
     if ((typeof token !== 'string' && typeof token !== 'number') || !(progress > this.#lastProgress)) return;
     this.#lastProgress = progress;
@@ -103,15 +110,15 @@ export class Context<Scope = unknown> {
 
   /** Sends a log message if its level is at or above the level the client asked for. */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    this.#init.execution.touch();
-    const threshold = this.#init.logThreshold;
+    this.#host.touch();
+    const threshold = this.#host.logThreshold;
     if (threshold === undefined || levelRank(level) < threshold) return;
     this.notify('notifications/message', logger === undefined ? { level, data } : { level, logger, data });
   }
 
   /** Restarts the idle timer for a handler that is busy but has nothing to report. */
   resetTimeout(): void {
-    this.#init.execution.touch();
+    this.#host.touch();
   }
 
   /**
@@ -121,21 +128,21 @@ export class Context<Scope = unknown> {
    * transport cannot resume (stdio, JSON answers, 2026 requests).
    */
   closeStream(): void {
-    if (!this.#init.execution.aborted) this.#init.closeStream?.();
+    if (this.#host.live) this.#host.endStream();
   }
 
   /** Asks the user for input (form or URL mode). */
   elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult> {
-    return this.#init.broker.request('elicitation/create', params, options?.key) as Promise<ElicitResult>;
+    return this.#host.broker().request('elicitation/create', params, options?.key) as Promise<ElicitResult>;
   }
 
   /** Asks the client's model for a completion. */
   sample(params: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult> {
-    return this.#init.broker.request('sampling/createMessage', params, options?.key) as Promise<CreateMessageResult>;
+    return this.#host.broker().request('sampling/createMessage', params, options?.key) as Promise<CreateMessageResult>;
   }
 
   /** Asks the client for its roots. */
   listRoots(options?: AskOptions): Promise<ListRootsResult> {
-    return this.#init.broker.request('roots/list', {}, options?.key) as Promise<ListRootsResult>;
+    return this.#host.broker().request('roots/list', {}, options?.key) as Promise<ListRootsResult>;
   }
 }

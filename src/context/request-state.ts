@@ -53,28 +53,44 @@ export function paramsDigest(params: JsonObject): string {
   return loaded().createHash('sha256').update(canonicalJson(rest)).digest('base64url');
 }
 
-export class RequestStateCodec {
+/**
+ * HMAC-SHA256 with the server's one secret: MRTR requestState and 2025 session ids are signed with
+ * it, so instances that share `requestState.secret` accept each other's. Session MACs cover a
+ * label with a NUL, which no requestState body (base64url) contains: one never passes as the other.
+ */
+export class Signer {
   /** The configured secret, or a random one made on first use (with node:crypto, not at start-up). */
   #secret: Uint8Array | string | undefined;
 
-  constructor(
-    secret: Uint8Array | string | undefined,
-    private readonly ttlMs: number,
-  ) {
+  constructor(secret: Uint8Array | string | undefined) {
     this.#secret = secret;
   }
 
-  #mac(body: string): Buffer {
+  mac(body: string): Buffer {
     const crypto = loaded();
     this.#secret ??= crypto.randomBytes(32);
     return crypto.createHmac('sha256', this.#secret).update(body).digest();
   }
 
+  /** Whether `macText` (base64url) is the MAC of `body`, compared in constant time. */
+  verify(body: string, macText: string): boolean {
+    const mac = Buffer.from(macText, 'base64url');
+    const expected = this.mac(body);
+    return mac.length === expected.length && loaded().timingSafeEqual(mac, expected);
+  }
+}
+
+export class RequestStateCodec {
+  constructor(
+    private readonly signer: Signer,
+    private readonly ttlMs: number,
+  ) {}
+
   seal(method: string, params: JsonObject, principal: string, answers: JsonObject): string {
     const digest = paramsDigest(params);
     const payload: StatePayload = { v: 1, m: method, d: digest, p: principal, e: Date.now() + this.ttlMs, a: answers };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    return `${body}.${this.#mac(body).toString('base64url')}`;
+    return `${body}.${this.signer.mac(body).toString('base64url')}`;
   }
 
   /** The answers sealed in a state, or -32602 for tampered, expired or misdirected state. */
@@ -84,9 +100,7 @@ export class RequestStateCodec {
     const dot = state.indexOf('.');
     if (dot < 0) throw bad;
     const body = state.slice(0, dot);
-    const mac = Buffer.from(state.slice(dot + 1), 'base64url');
-    const expected = this.#mac(body);
-    if (mac.length !== expected.length || !loaded().timingSafeEqual(mac, expected)) throw bad;
+    if (!this.signer.verify(body, state.slice(dot + 1))) throw bad;
     let payload: StatePayload;
     try {
       payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StatePayload;

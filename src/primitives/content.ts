@@ -1,5 +1,5 @@
 /** Turns what handlers return into MCP content, messages and resource contents, plus helpers to build them. */
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import type {
   Annotations, AudioContent, BlobResourceContents, CallToolResult, ContentBlock, EmbeddedResource, GetPromptResult,
   ImageContent, PromptMessage, ReadResourceResult, ResourceContents, ResourceLink, TextContent,
@@ -7,7 +7,6 @@ import type {
 
 const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource_link', 'resource']);
 
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const isContentBlock = (v: unknown): v is ContentBlock =>
   isObject(v) && typeof v.type === 'string' && CONTENT_TYPES.has(v.type);
 

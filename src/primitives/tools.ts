@@ -1,6 +1,6 @@
 /** Tools: registration (schemas compiled once), listing, and a call that never throws for bad input. */
 import type { Context } from '../context/context.js';
-import { ProtocolError } from '../context/client-requests.js';
+import { McpError, ProtocolError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { paramHeadersOf, type ParamHeader } from '../protocol/standard-headers.js';
 import {
@@ -139,29 +139,47 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> =>
  * Synchronous from end to end when the schemas and the handler are: no promise is made for a tool
  * that does not need one.
  */
-export function runTool<Scope>(tool: ToolEntry<Scope>, args: JsonObject, ctx: Context<Scope>): MaybePromise<CallToolResult> {
+export function runTool<Scope>(tool: ToolEntry<Scope>, args: JsonObject, ctx: Context<Scope>, log: ErrorLog): MaybePromise<CallToolResult> {
   const checked = tool.input.validate(args);
-  if (!(checked instanceof Promise)) return invoke(tool, checked, ctx);
+  if (!(checked instanceof Promise)) return invoke(tool, checked, ctx, log);
   // Cancelled while an asynchronous validation ran: the answer is already given, so the handler is not started.
-  return checked.then((c) => (ctx.signal.aborted ? toolError('Cancelled') : invoke(tool, c, ctx)));
+  return checked.then((c) => (ctx.signal.aborted ? toolError('Cancelled') : invoke(tool, c, ctx, log)));
 }
 
-function invoke<Scope>(tool: ToolEntry<Scope>, checked: Validation, ctx: Context<Scope>): MaybePromise<CallToolResult> {
+/** Where a tool's unexpected failure is logged: the server's `onError`, with the request it broke. */
+export interface ErrorLog {
+  reportError(error: unknown): void;
+}
+
+function invoke<Scope>(tool: ToolEntry<Scope>, checked: Validation, ctx: Context<Scope>, log: ErrorLog): MaybePromise<CallToolResult> {
   if (!checked.ok) return toolError(`Invalid arguments for tool '${tool.name}': ${checked.message}`);
   let value: unknown;
   try {
     value = tool.handler(checked.value as never, ctx);
   } catch (error) {
-    return failed(error);
+    return failed(error, log);
   }
-  return isThenable(value) ? Promise.resolve(value).then((v) => checkOutput(tool, v), failed) : checkOutput(tool, value);
+  return isThenable(value) ? Promise.resolve(value).then((v) => checkOutput(tool, v), (error: unknown) => failed(error, log)) : checkOutput(tool, value);
 }
 
-/** A thrown error becomes an `isError` result, except a protocol error (e.g. -32021 from ctx.elicit), which propagates. */
-function failed(error: unknown): CallToolResult {
+/**
+ * A thrown error becomes an `isError` result, except a protocol error (e.g. -32021 from ctx.elicit),
+ * which propagates. Anything but an McpError (the handler's deliberate answer) is also logged, as a
+ * failing prompt or resource is: the server sees every tool that broke.
+ */
+function failed(error: unknown, log: ErrorLog): CallToolResult {
   if (isProtocolError(error)) throw error;
+  if (!isMcpError(error)) log.reportError(error);
   return toolError(messageOf(error));
 }
+
+const isMcpError = (error: unknown): boolean => {
+  try {
+    return error instanceof McpError;
+  } catch {
+    return false;
+  }
+};
 
 function checkOutput<Scope>(tool: ToolEntry<Scope>, value: unknown): MaybePromise<CallToolResult> {
   const result = toToolResult(value, tool.output !== undefined);

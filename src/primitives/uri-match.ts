@@ -2,7 +2,31 @@
  * The matching half of URI templates: where each expression's text lies in a URI (a right-to-left
  * dynamic program, linear in the URI's length per segment) and the decoded values in it.
  */
-import type { Segment, VarSpec } from './uri-template.js';
+/** How an RFC 6570 operator expands (Appendix A): what the parser builds and the matcher reads. */
+export interface OperatorInfo {
+  readonly first: string; // emitted before the first defined variable
+  readonly sep: string; // between variables and between exploded list items
+  readonly named: boolean; // emits name=value pairs
+  readonly ifEmpty: string; // after the name when the value is empty
+  readonly reserved: boolean; // reserved characters pass through unencoded
+}
+
+export interface VarSpec {
+  readonly name: string;
+  readonly explode: boolean;
+  readonly maxLength: number | undefined; // prefix modifier {x:3}
+}
+
+/** One expression (adjacent `{?a}{&b}` merged) and the literal that follows it, for matching. */
+export interface Segment {
+  readonly op: OperatorInfo;
+  readonly vars: VarSpec[];
+  /** Operators with a leading character expand to '' when all variables are undefined. */
+  readonly optional: boolean;
+  /** stops[c] === 1 for ASCII characters the expression's text cannot contain. */
+  readonly stops: Uint8Array;
+  literal: string; // canonical form
+}
 
 /**
  * Picks where each segment's expression text lies in `s`, or undefined when the

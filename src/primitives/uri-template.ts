@@ -12,7 +12,7 @@
  * the URI's length per segment.
  */
 
-import { assign, extract, findRuns, truncate } from './uri-match.js';
+import { assign, extract, findRuns, truncate, type OperatorInfo, type Segment, type VarSpec } from './uri-match.js';
 import { authorityRange, canonicalUri, encode, hexValue, isAlphaNum, lowerHost, normalizePercent } from './uri.js';
 
 export { canonicalUri } from './uri.js';
@@ -30,13 +30,6 @@ export interface UriTemplate {
 
 type Operator = '' | '+' | '#' | '.' | '/' | ';' | '?' | '&';
 
-interface OperatorInfo {
-  readonly first: string; // emitted before the first defined variable
-  readonly sep: string; // between variables and between exploded list items
-  readonly named: boolean; // emits name=value pairs
-  readonly ifEmpty: string; // after the name when the value is empty
-  readonly reserved: boolean; // reserved characters pass through unencoded
-}
 
 // RFC 6570 Appendix A table.
 const OPERATORS: Record<Operator, OperatorInfo> = {
@@ -50,26 +43,9 @@ const OPERATORS: Record<Operator, OperatorInfo> = {
   '&': { first: '&', sep: '&', named: true, ifEmpty: '=', reserved: false },
 };
 
-export interface VarSpec {
-  readonly name: string;
-  readonly explode: boolean;
-  readonly maxLength: number | undefined; // prefix modifier {x:3}
-}
-
 interface Expression {
   readonly op: Operator;
   readonly vars: readonly VarSpec[];
-}
-
-/** One expression (adjacent `{?a}{&b}` merged) and the literal that follows it, for matching. */
-export interface Segment {
-  readonly op: OperatorInfo;
-  readonly vars: VarSpec[];
-  /** Operators with a leading character expand to '' when all variables are undefined. */
-  readonly optional: boolean;
-  /** stops[c] === 1 for ASCII characters the expression's text cannot contain. */
-  readonly stops: Uint8Array;
-  literal: string; // canonical form
 }
 
 type TemplateValues = Parameters<UriTemplate['expand']>[0];

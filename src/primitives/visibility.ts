@@ -5,7 +5,7 @@
  */
 import type { BusEvent } from '../bus.js';
 import type { Context } from '../context/context.js';
-import type { Connection } from '../core.js';
+import type { Connection } from '../context/sessions.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { LATEST_LEGACY_VERSION } from '../protocol/versions.js';
 

@@ -53,6 +53,9 @@ export class McpError extends Error {
   }
 }
 
+/** Thrown by the framework for errors that must reach the client as protocol errors, even from a tool. */
+export class ProtocolError extends McpError {}
+
 /** Resource not found: -32602 with `data.uri`, as SEP-2164 requires (never an empty `contents`). */
 export class ResourceNotFoundError extends McpError {
   readonly uri: string;

@@ -40,7 +40,8 @@ export type Envelope =
   | { kind: 'response'; id: RequestId; result?: JsonObject; error?: JsonRpcErrorObject }
   | { kind: 'invalid'; id: RequestId | null; error: McpError };
 
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A plain JSON object (not null, not an array): the one check every module uses. */
+export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is RequestId =>
   typeof v === 'string' || (typeof v === 'number' && Number.isSafeInteger(v));
 

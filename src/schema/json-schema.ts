@@ -7,7 +7,7 @@
 import type { Schema, SchemaDraft, Validator } from '@cfworker/json-schema';
 import { lazyModule } from '../lazy-module.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { CompiledSchema, Validation } from './standard-schema.js';
+import type { CompiledSchema, Validation } from './compiled.js';
 
 const DIALECTS: Record<string, SchemaDraft> = {
   'https://json-schema.org/draft/2020-12/schema': '2020-12',

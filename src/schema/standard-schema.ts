@@ -4,6 +4,7 @@
  * for the wire plus a validator for the hot path.
  */
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { CompiledSchema, Validation } from './compiled.js';
 import { compileJsonSchema } from './json-schema.js';
 
 /** The Standard Schema v1 interface (https://standardschema.dev), written out so no package is needed. */
@@ -33,13 +34,7 @@ export type SchemaLike = StandardSchemaV1 | JsonSchema;
 /** Converts a Standard Schema the library cannot describe itself (e.g. Valibot's toJsonSchema). */
 export type JsonSchemaConverter = (schema: StandardSchemaV1, io: 'input' | 'output') => Record<string, unknown> | undefined;
 
-export type Validation<T = unknown> = { ok: true; value: T } | { ok: false; message: string };
-
-export interface CompiledSchema {
-  readonly jsonSchema: JsonObject;
-  /** Sync where the library is sync; a Promise only for async schemas. */
-  validate(value: unknown): Validation | Promise<Validation>;
-}
+export type { CompiledSchema, Validation } from './compiled.js';
 
 export const isStandardSchema = (s: unknown): s is StandardSchemaV1 =>
   (typeof s === 'object' || typeof s === 'function') && s !== null && '~standard' in s;

@@ -4,12 +4,12 @@
  * and the stream goes on; at EOF in-flight work gets a bounded grace period.
  */
 import type { Readable, Writable } from 'node:stream';
-import { notificationOf } from '../bus.js';
+import { notificationOf, type BusEvent } from '../bus.js';
 import { Cancellation } from '../context/cancellation.js';
-import { ROUTE, type Connection, type Outcome, type Send } from '../core.js';
+import type { Connection, MessageFacts, Outcome, OutcomeSink, Send } from '../core.js';
 import { ErrorCode, McpError } from '../protocol/errors.js';
 import { errorResponse, serializeMessage, type JsonRpcMessage } from '../protocol/jsonrpc.js';
-import { VIEW, connectionCaller } from '../primitives/visibility.js';
+import { VIEW, connectionCaller, type ListView } from '../primitives/visibility.js';
 import type { MiniMCP } from '../server.js';
 
 export interface StdioOptions<Scope> {
@@ -42,111 +42,141 @@ const NEWLINE = 0x0a;
 let streams = 0;
 
 export function serveStdio<Scope>(mcp: MiniMCP<Scope>, options: StdioOptions<Scope> = {}): StdioConnection {
-  const input = options.input ?? process.stdin;
-  const output = options.output ?? process.stdout;
-  const maxLineBytes = options.maxLineBytes ?? 4 * 1024 * 1024;
-  const grace = options.shutdownGraceMs ?? 5_000;
-  const out = batchWrites(guardStdout(output, options.guardStdout ?? output === process.stdout));
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  const connection: Connection = { id: `\u0000stdio-${++streams}` };
-  const shutdown = new Cancellation(); // every in-flight request listens to it: a light signal
-  let active = 0;
-  let drained: (() => void) | undefined;
-  const finished = (): void => {
-    if (--active === 0) drained?.();
-  };
+  return new StdioStream(mcp, options);
+}
 
-  const send: Send = (message: JsonRpcMessage) => {
+/**
+ * One stdio stream: framing, the 2025 connection, and the outcome sink of every message on it.
+ * Every line shares the stream's facts and sink, so nothing is built per message.
+ */
+class StdioStream<Scope> implements StdioConnection, OutcomeSink {
+  readonly closed: Promise<void>;
+  readonly #mcp: MiniMCP<Scope>;
+  readonly #input: Readable;
+  readonly #maxLineBytes: number;
+  readonly #grace: number;
+  readonly #exitOnEnd: boolean;
+  readonly #out: { write(text: string): void; flush(): void };
+  readonly #decoder = new TextDecoder('utf-8', { fatal: true });
+  readonly #connection: Connection = { id: `\u0000stdio-${++streams}` };
+  /** Every in-flight request listens to it: a light signal. */
+  readonly #shutdown = new Cancellation();
+  readonly #facts: MessageFacts<Scope>;
+  readonly #unsubscribe: () => void;
+  /** What this connection's caller sees of each list, so list_changed reaches it only for its own lists. */
+  readonly #view: ListView<Scope>;
+  #active = 0;
+  #drained: (() => void) | undefined;
+  #resolveClosed!: () => void;
+  #ending = false;
+  // Bytes are split on '\n' before decoding, so a multi-byte character is never cut in half.
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  /** Inside an over-long line: drop bytes until its newline. */
+  #skipping = false;
+
+  constructor(mcp: MiniMCP<Scope>, options: StdioOptions<Scope>) {
+    this.#mcp = mcp;
+    const input = (this.#input = options.input ?? process.stdin);
+    const output = options.output ?? process.stdout;
+    this.#maxLineBytes = options.maxLineBytes ?? 4 * 1024 * 1024;
+    this.#grace = options.shutdownGraceMs ?? 5_000;
+    this.#exitOnEnd = options.exitOnEnd ?? input === process.stdin;
+    this.#out = batchWrites(guardStdout(output, options.guardStdout ?? output === process.stdout));
+    this.#facts = { send: this.send, connection: this.#connection, scope: options.scope, signal: this.#shutdown };
+    this.closed = new Promise<void>((resolve) => (this.#resolveClosed = resolve));
+    this.#view = mcp[VIEW](connectionCaller(options.scope as Scope, this.#connection));
+    this.#unsubscribe = mcp.bus.subscribe(this.#onBusEvent);
+    input.on('data', this.#onData);
+    const end = (): void => void this.close();
+    input.once('end', end);
+    input.once('close', end);
+    input.once('error', end);
+    output.on('error', end); // the client went away (EPIPE)
+  }
+
+  readonly send: Send = (message: JsonRpcMessage) => {
     const text = serializeMessage(message);
-    if (text !== undefined) out.write(`${text}\n`);
+    if (text !== undefined) this.#out.write(`${text}\n`);
   };
-  const fail = (error: McpError): void => send(errorResponse(null, error));
 
-  // 2025 clients (after initialize) hear changes of the lists they can see and updates of resources they subscribed to.
-  const view = mcp[VIEW](connectionCaller(options.scope as Scope, connection));
-  const unsubscribe = mcp.bus.subscribe((event) => {
-    if (!view.concerns(event) || !connection.initialized) return;
+  /** A request's outcome, at once or later. */
+  deliver({ reply }: Outcome): void {
+    try {
+      if (reply !== undefined) this.send(reply as unknown as JsonRpcMessage);
+    } finally {
+      if (--this.#active === 0) this.#drained?.(); // counted even if the write failed, so shutdown never waits for it
+    }
+  }
+
+  /** 2025 clients (after initialize) hear changes of the lists they can see and updates of resources they subscribed to. */
+  readonly #onBusEvent = (event: BusEvent): void => {
+    const connection = this.#connection;
+    if (!this.#view.concerns(event) || !connection.initialized) return;
     if (event.type === 'resources/updated' && !connection.subscriptions?.has(event.uri)) return;
     const { method, params } = notificationOf(event);
-    send(params ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', method });
-  });
-
-  const answer = ({ reply }: Outcome): void => {
-    try {
-      if (reply !== undefined) send(reply as unknown as JsonRpcMessage);
-    } finally {
-      finished(); // counted even if the write failed, so shutdown never waits for it
-    }
+    this.send(params ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', method });
   };
 
-  const handleLine = (bytes: Uint8Array): void => {
+  #fail(error: McpError): void {
+    this.send(errorResponse(null, error));
+  }
+
+  #handleLine(bytes: Uint8Array): void {
     let text: string;
     try {
-      text = decoder.decode(bytes);
+      text = this.#decoder.decode(bytes);
     } catch {
-      return fail(new McpError(ErrorCode.ParseError, 'Parse error: the line is not valid UTF-8'));
+      return this.#fail(new McpError(ErrorCode.ParseError, 'Parse error: the line is not valid UTF-8'));
     }
     if (text.trim() === '') return;
-    active++;
-    const outcome = mcp[ROUTE](text, { send, connection, scope: options.scope, signal: shutdown }, answer);
-    if (outcome !== undefined) answer(outcome);
-  };
+    this.#active++;
+    const outcome = this.#mcp.route(text, this.#facts, this);
+    if (outcome !== undefined) this.deliver(outcome);
+  }
 
-  // Bytes are split on '\n' before decoding, so a multi-byte character is never cut in half.
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  let skipping = false; // inside an over-long line: drop bytes until its newline
-  const onData = (chunk: Buffer | string): void => {
+  readonly #onData = (chunk: Buffer | string): void => {
     let buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     let nl: number;
     while ((nl = buf.indexOf(NEWLINE)) >= 0) {
-      if (!skipping) {
-        let line = pending.length ? Buffer.concat([...pending, buf.subarray(0, nl)]) : buf.subarray(0, nl);
-        if (line.length > maxLineBytes) fail(tooLong(maxLineBytes));
+      if (!this.#skipping) {
+        let line = this.#pending.length ? Buffer.concat([...this.#pending, buf.subarray(0, nl)]) : buf.subarray(0, nl);
+        if (line.length > this.#maxLineBytes) this.#fail(tooLong(this.#maxLineBytes));
         else {
           if (line[line.length - 1] === 0x0d) line = line.subarray(0, -1);
-          handleLine(line);
+          this.#handleLine(line);
         }
       }
-      pending = [];
-      pendingBytes = 0;
-      skipping = false;
+      this.#pending = [];
+      this.#pendingBytes = 0;
+      this.#skipping = false;
       buf = buf.subarray(nl + 1);
     }
-    if (skipping || buf.length === 0) return;
-    pendingBytes += buf.length;
-    if (pendingBytes > maxLineBytes) {
-      fail(tooLong(maxLineBytes));
-      pending = [];
-      pendingBytes = 0;
-      skipping = true;
-    } else pending.push(Buffer.from(buf)); // copy: the stream may reuse its chunk
+    if (this.#skipping || buf.length === 0) return;
+    this.#pendingBytes += buf.length;
+    if (this.#pendingBytes > this.#maxLineBytes) {
+      this.#fail(tooLong(this.#maxLineBytes));
+      this.#pending = [];
+      this.#pendingBytes = 0;
+      this.#skipping = true;
+    } else this.#pending.push(Buffer.from(buf)); // copy: the stream may reuse its chunk
   };
 
-  let resolveClosed!: () => void;
-  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  let ending = false;
-  const end = async (): Promise<void> => {
-    if (ending) return closed;
-    ending = true;
-    input.off('data', onData);
-    if (pendingBytes > 0 && !skipping) handleLine(Buffer.concat(pending)); // a last line without '\n'
-    const timer = setTimeout(() => shutdown.abort(new Error('shutdown')), grace);
-    if (active > 0) await new Promise<void>((resolve) => (drained = resolve));
-    shutdown.abort(new Error('shutdown'));
+  /** Stops reading and finishes as at EOF: in-flight work gets the grace period, then its signal fires. */
+  async close(): Promise<void> {
+    if (this.#ending) return this.closed;
+    this.#ending = true;
+    this.#input.off('data', this.#onData);
+    if (this.#pendingBytes > 0 && !this.#skipping) this.#handleLine(Buffer.concat(this.#pending)); // a last line without '\n'
+    const timer = setTimeout(() => this.#shutdown.abort(new Error('shutdown')), this.#grace);
+    if (this.#active > 0) await new Promise<void>((resolve) => (this.#drained = resolve));
+    this.#shutdown.abort(new Error('shutdown'));
     clearTimeout(timer);
-    unsubscribe();
-    out.flush();
-    resolveClosed();
-    if (options.exitOnEnd ?? input === process.stdin) process.exit(0);
-  };
-
-  input.on('data', onData);
-  input.once('end', () => void end());
-  input.once('close', () => void end());
-  input.once('error', () => void end());
-  output.on('error', () => void end()); // the client went away (EPIPE)
-  return { closed, close: end };
+    this.#unsubscribe();
+    this.#out.flush();
+    this.#resolveClosed();
+    if (this.#exitOnEnd) process.exit(0);
+  }
 }
 
 const tooLong = (limit: number): McpError =>

@@ -314,8 +314,10 @@ describe('2025 clients that never answer a server request', () => {
     });
     mcp.tool('quick', {}, () => 'ok');
     const silentClient = () => {}; // receives elicitation/create, never answers
+    // A session that declared elicitation (without one, nothing is asked: no capabilities were declared).
+    const connection = { id: 'c', clientCapabilities: { elicitation: {} } };
     const t0 = performance.now();
-    const asks = [mcp.handle(call(1, 'ask'), { send: silentClient }), mcp.handle(call(2, 'ask'), { send: silentClient })];
+    const asks = [mcp.handle(call(1, 'ask'), { send: silentClient, connection }), mcp.handle(call(2, 'ask'), { send: silentClient, connection })];
     await sleep(100); // well past the 30 ms idle timeout: paused while waiting for the person
     const starved = (await mcp.handle(call(3, 'quick'))) as any;
     expect(starved.error).toEqual({ code: -32603, message: 'Server overloaded: too many concurrent requests, retry later' });

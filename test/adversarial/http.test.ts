@@ -261,7 +261,7 @@ describe('header injection through values that reach response headers', () => {
     });
     expect(r.status).toBe(200);
     const session = r.headers['mcp-session-id'] as string;
-    expect(session).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(session).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect(session.length).toBeLessThanOrEqual(1024);
     const names = r.rawHeaders.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
     expect(names).toContain('mcp-session-id');

@@ -114,7 +114,7 @@ describe('capabilities are never granted through __proto__', () => {
     expect(JSON.parse((await capabilityServer().handle(text)) as string)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
   });
 
-  it('a 2025 session id whose capabilities hide elicitation under __proto__ does not grant it', async () => {
+  it('a forged 2025 session id whose capabilities hide elicitation under __proto__ names no session (404): nothing is granted', async () => {
     const handler = createFetchHandler(capabilityServer(), { onError: () => {} });
     const payload = Buffer.from('{"v":"2025-11-25","c":{"__proto__":{"elicitation":{}}},"i":["a","b"]}').toString('base64url');
     const response = await handler(new Request('http://127.0.0.1/mcp', {
@@ -122,9 +122,8 @@ describe('capabilities are never granted through __proto__', () => {
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': `AAAAAAAAAAAAAAAAAAAAAA.${payload}` },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'asks', arguments: {} } }),
     }));
-    const body = (await response.json()) as any;
-    expect(body.result.isError).toBe(true);
-    expect(body.result.content[0].text).toMatch(/did not declare the capability/);
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as any).error.code).toBe(-32600);
   });
 
   it('initialize with __proto__ capabilities and a huge experimental block (the session id shrinking path)', async () => {

@@ -40,13 +40,13 @@ describe('2025: a request on the stream, answered by a separate client response'
     await sleep(5);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toEqual({ jsonrpc: '2.0', id: expect.stringMatching(/^mm-[0-9a-f-]{36}$/), method: 'elicitation/create', params: { message: 'Name?', requestedSchema: schema } });
-    const ack = await mcp.dispatch({ jsonrpc: '2.0', id: sent[0].id, result: { action: 'accept', content: { n: 'Bo' } } });
+    const ack = await mcp.dispatch({ jsonrpc: '2.0', id: sent[0].id, result: { action: 'accept', content: { n: 'Bo' } } }, { connection });
     expect(ack).toEqual({ reply: undefined, status: 202 });
     expect((await pending).reply).toEqual({
       jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '{"action":"accept","content":{"n":"Bo"}}' }] },
     });
     // The same answer again finds nobody waiting.
-    expect(((await mcp.dispatch({ jsonrpc: '2.0', id: sent[0].id, result: {} })).reply as any).error.code).toBe(-32600);
+    expect(((await mcp.dispatch({ jsonrpc: '2.0', id: sent[0].id, result: {} }, { connection })).reply as any).error.code).toBe(-32600);
   });
 
   it('the idle timer is paused while the client answers', async () => {
@@ -55,7 +55,7 @@ describe('2025: a request on the stream, answered by a separate client response'
     const sent: any[] = [];
     const pending = mcp.dispatch(req('tools/call', { name: 'ask' }), { connection, send: (m) => sent.push(m) });
     await sleep(60);
-    await mcp.dispatch({ jsonrpc: '2.0', id: sent[0].id, result: { action: 'decline' } });
+    await mcp.dispatch({ jsonrpc: '2.0', id: sent[0].id, result: { action: 'decline' } }, { connection });
     expect(((await pending).reply as any).result).toEqual({ content: [{ type: 'text', text: '{"action":"decline"}' }] });
   });
 
@@ -65,7 +65,7 @@ describe('2025: a request on the stream, answered by a separate client response'
     const sent: any[] = [];
     const pending = mcp.dispatch(req('tools/call', { name: 'ask' }), { connection, send: (m) => sent.push(m) });
     await sleep(5);
-    await mcp.dispatch({ jsonrpc: '2.0', id: sent[0].id, error: { code: -1, message: 'user closed the dialog' } });
+    await mcp.dispatch({ jsonrpc: '2.0', id: sent[0].id, error: { code: -1, message: 'user closed the dialog' } }, { connection });
     expect(((await pending).reply as any).result).toEqual({
       content: [{ type: 'text', text: 'The client answered with an error: user closed the dialog' }], isError: true,
     });
@@ -94,7 +94,7 @@ describe('2025: a request on the stream, answered by a separate client response'
     const sent: any[] = [];
     const pending = mcp.dispatch(req('prompts/get', { name: 'askp' }), { connection, send: (m) => sent.push(m) });
     await sleep(5);
-    await mcp.dispatch({ jsonrpc: '2.0', id: sent[0].id, result: { action: 'accept', content: { n: 'Al' } } });
+    await mcp.dispatch({ jsonrpc: '2.0', id: sent[0].id, result: { action: 'accept', content: { n: 'Al' } } }, { connection });
     expect(((await pending).reply as any).result).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'name=Al' } }] });
   });
 
@@ -106,7 +106,7 @@ describe('2025: a request on the stream, answered by a separate client response'
     await sleep(5);
     await mcp.handle({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c' } }, { connection });
     expect(await pending).toEqual({ reply: undefined, status: 202 });
-    expect(((await mcp.dispatch({ jsonrpc: '2.0', id: sent[0].id, result: { action: 'accept' } })).reply as any).error.code).toBe(-32600);
+    expect(((await mcp.dispatch({ jsonrpc: '2.0', id: sent[0].id, result: { action: 'accept' } }, { connection })).reply as any).error.code).toBe(-32600);
   });
 });
 

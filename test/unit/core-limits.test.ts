@@ -1,6 +1,6 @@
 /** Limits every request passes through: the idle timeout, the concurrency gate, cancellation and abort. */
 import { describe, expect, it } from 'vitest';
-import { IdleSweeper, type Idle } from '../../src/context/limits.js';
+import { ConcurrencyGate, IdleSweeper, type Idle } from '../../src/request/limits.js';
 import { MiniMCP, type Connection } from '../../src/index.js';
 
 const base = { name: 'limits', version: '1.0.0', onError: () => {} };
@@ -263,15 +263,68 @@ describe('cancellation', () => {
     expect(ran).toBe(false);
   });
 
-  it('ctx.signal is aborted once the request finished', async () => {
+  it('ctx.signal is not aborted when the request finished normally (only cancel, disconnect, timeout, shutdown abort it)', async () => {
     const mcp = new MiniMCP(base);
-    let signal: AbortSignal | undefined;
+    const signals: AbortSignal[] = [];
+    let aborts = 0;
+    const keep = (signal: AbortSignal) => {
+      signals.push(signal);
+      signal.addEventListener('abort', () => aborts++);
+    };
     mcp.tool('quick', {}, (_a, ctx) => {
-      signal = ctx.signal;
-      expect(ctx.signal.aborted).toBe(false);
+      keep(ctx.signal);
       return 'q';
     });
+    mcp.tool('later', {}, async (_a, ctx) => {
+      keep(ctx.signal);
+      await sleep(1);
+      return 'l';
+    });
     await mcp.handle(req('tools/call', { name: 'quick' }));
-    expect(signal?.aborted).toBe(true);
+    await mcp.handle(req('tools/call', { name: 'later' }, 2));
+    await sleep(5);
+    expect(signals).toHaveLength(2);
+    expect(signals.map((s) => s.aborted)).toEqual([false, false]);
+    expect(aborts).toBe(0);
+  });
+});
+
+describe('ConcurrencyGate', () => {
+  const waiter = (log: string[], name: string) => ({ slot: (granted: boolean) => log.push(`${name}:${granted}`) });
+
+  it('gives each principal at most its share of slots and queue places; a freed slot goes to the first waiter under its share', () => {
+    const gate = new ConcurrencyGate(4, 4, 60_000, 2);
+    const log: string[] = [];
+    expect(gate.acquire(waiter(log, 'a1'), 'a')).toBe(true);
+    expect(gate.acquire(waiter(log, 'a2'), 'a')).toBe(true);
+    expect(gate.acquire(waiter(log, 'a3'), 'a')).toBeUndefined(); // a is at its share: queued although slots are free
+    expect(gate.acquire(waiter(log, 'a4'), 'a')).toBeUndefined();
+    expect(gate.acquire(waiter(log, 'a5'), 'a')).toBe(false); // and its queue places are used up
+    expect(gate.acquire(waiter(log, 'b1'), 'b')).toBe(true); // b is served meanwhile
+    expect(gate.acquire(waiter(log, 'n1'))).toBe(true); // no principal: only the global cap
+    expect(gate.acquire(waiter(log, 'b2'), 'b')).toBeUndefined(); // all 4 slots taken
+    gate.release('b'); // b1 done: a3 and a4 are at a's share, so b2 (behind them) gets the slot
+    expect(log).toEqual(['b2:true']);
+    gate.release('a'); // a1 done: a3 gets its slot
+    expect(log).toEqual(['b2:true', 'a3:true']);
+    expect(gate.active).toBe(4);
+  });
+
+  it('one timer refuses queued waiters after queueTimeoutMs, oldest first, none before its time', async () => {
+    const gate = new ConcurrencyGate(1, 3, 30);
+    const refused: Array<{ name: string; waited: number }> = [];
+    const queued = (name: string) => {
+      const at = performance.now();
+      return { slot: (granted: boolean) => refused.push({ name: `${name}:${granted}`, waited: performance.now() - at }) };
+    };
+    expect(gate.acquire(queued('held'))).toBe(true);
+    expect(gate.acquire(queued('w1'))).toBeUndefined();
+    await sleep(10);
+    expect(gate.acquire(queued('w2'))).toBeUndefined();
+    while (refused.length < 2) await sleep(5);
+    expect(refused.map((r) => r.name)).toEqual(['w1:false', 'w2:false']);
+    for (const r of refused) expect(r.waited).toBeGreaterThanOrEqual(29);
+    gate.release();
+    expect(gate.active).toBe(0);
   });
 });

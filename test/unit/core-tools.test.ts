@@ -101,6 +101,36 @@ describe('tools/call: protocol errors', () => {
 });
 
 describe('tools/call: execution errors are results', () => {
+  it('a throwing tool (sync or async) reaches the server log (onError) with its request, like a prompt or resource; a deliberate McpError does not', async () => {
+    const logged: Array<{ error: unknown; method: string | undefined; name: unknown }> = [];
+    const mcp = new MiniMCP({
+      ...base,
+      onError: (error, request) => logged.push({ error, method: request?.method, name: request?.params?.name }),
+    });
+    const boom = new Error('db at 10.0.0.5 refused');
+    mcp.tool('sync', {}, () => {
+      throw boom;
+    });
+    mcp.tool('async', {}, async () => {
+      throw boom;
+    });
+    mcp.tool('deliberate', {}, () => {
+      throw new McpError(-32602, 'bad input');
+    });
+    mcp.prompt('prompt', {}, () => {
+      throw boom;
+    });
+    expect((await callResult(mcp, 'sync', {})).isError).toBe(true);
+    expect((await callResult(mcp, 'async', {})).isError).toBe(true);
+    expect((await callResult(mcp, 'deliberate', {})).isError).toBe(true);
+    await mcp.handle({ jsonrpc: '2.0', id: 9, method: 'prompts/get', params: { name: 'prompt' } });
+    expect(logged).toEqual([
+      { error: boom, method: 'tools/call', name: 'sync' },
+      { error: boom, method: 'tools/call', name: 'async' },
+      { error: boom, method: 'prompts/get', name: 'prompt' },
+    ]);
+  });
+
   it('invalid arguments (JSON Schema) give isError with a clear message, handler not run', async () => {
     const mcp = new MiniMCP(base);
     let ran = false;

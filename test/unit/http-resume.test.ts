@@ -371,7 +371,7 @@ describe('EventStore bounds', () => {
 
   it('keeps at most maxChars per stream, but always the newest event', () => {
     const store = new EventStore({ maxChars: 10 });
-    const stream = store.open('s', undefined, 1);
+    const stream = store.open('s', 'owner', 1);
     stream.push('aaaa');
     stream.push('bbbb');
     stream.push('cccc'); // 12 chars: 'aaaa' goes
@@ -382,14 +382,14 @@ describe('EventStore bounds', () => {
 
   it('keeps at most maxStreams, dropping the oldest and ending its reader', () => {
     const store = new EventStore({ maxStreams: 2 });
-    const a = store.open('a', undefined, 1);
+    const a = store.open('a', 'owner', 1);
     const live = reader();
     a.attach(live.r);
-    store.open('b', undefined, 1);
-    store.open('c', undefined, 1);
+    store.open('b', 'owner', 1);
+    store.open('c', 'owner', 1);
     expect(store.size).toBe(2);
-    expect(store.find('a-0', undefined)).toBeUndefined();
-    expect(store.find('b-0', undefined)).toBeDefined();
+    expect(store.find('a-0', 'owner')).toBeUndefined();
+    expect(store.find('b-0', 'owner')).toBeDefined();
     expect(live.ended()).toBe(true);
     a.push('late');
     expect(live.got).toEqual([]); // a dropped stream discards what comes
@@ -399,21 +399,21 @@ describe('EventStore bounds', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       const store = new EventStore({ ttlMs: 1000 });
-      store.open('done', undefined, 1).end();
-      store.open('running', undefined, 1);
+      store.open('done', 'owner', 1).end();
+      store.open('running', 'owner', 1);
       vi.setSystemTime(Date.now() + 999);
-      expect(store.find('done-0', undefined)).toBeDefined();
+      expect(store.find('done-0', 'owner')).toBeDefined();
       vi.setSystemTime(Date.now() + 1);
-      expect(store.find('done-0', undefined)).toBeUndefined();
+      expect(store.find('done-0', 'owner')).toBeUndefined();
       vi.setSystemTime(Date.now() + 3_600_000);
-      expect(store.find('running-0', undefined)).toBeDefined();
+      expect(store.find('running-0', 'owner')).toBeDefined();
     } finally {
       vi.useRealTimers();
     }
   });
 
   it('hands events to one live reader at a time, and ends it with the stream', () => {
-    const stream = new EventStore().open('s', undefined, 1);
+    const stream = new EventStore().open('s', 'owner', 1);
     const first = reader();
     const second = reader();
     stream.attach(first.r);

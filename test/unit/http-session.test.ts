@@ -1,7 +1,9 @@
 /** 2025 sessions without server state: minting on initialize, parsing back, malformed ids, cancellation by session. */
 import { describe, expect, it } from 'vitest';
+import { loadNodeCrypto, Signer } from '../../src/context/request-state.js';
+import { SessionCodec } from '../../src/context/sessions.js';
 import { MiniMCP } from '../../src/index.js';
-import { connectionFromSession, createFetchHandler, mintSessionId } from '../../src/transports/http/index.js';
+import { createFetchHandler } from '../../src/transports/http/index.js';
 
 const URL_ = 'http://localhost/mcp';
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -60,42 +62,51 @@ describe('minting Mcp-Session-Id', () => {
     expect(ping.headers.get('mcp-session-id')).toBeNull();
   });
 
-  it('stays under 1 KB with huge capabilities, keeping what capability checks need', () => {
-    const clientCapabilities = {
+  it('stays under 1 KB with huge capabilities, keeping what capability checks need', async () => {
+    const handle = createFetchHandler(server());
+    const capabilities = {
       elicitation: { url: {}, form: {} }, sampling: { tools: {} }, roots: { listChanged: true },
       experimental: { blob: { data: 'x'.repeat(5000) } },
     };
-    const id = mintSessionId({ protocolVersion: '2025-11-25', clientCapabilities, clientInfo: { name: 'n'.repeat(900), version: '1' } });
+    const init = initialize(capabilities);
+    init.params.clientInfo = { name: 'n'.repeat(200), version: '1' };
+    const id = (await handle(post(init))).headers.get('mcp-session-id')!;
     expect(id.length).toBeLessThanOrEqual(1024);
     expect(id).toMatch(VISIBLE_ASCII);
-    const back = connectionFromSession(id);
-    expect(back.protocolVersion).toBe('2025-11-25');
-    expect(back.clientCapabilities).toMatchObject({ elicitation: { url: {}, form: {} }, sampling: { tools: {} }, roots: { listChanged: true } });
-    expect(back.clientCapabilities).not.toHaveProperty("experimental.blob.data");
+    const facts = await whoAmI(handle, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' });
+    expect(facts.version).toBe('2025-06-18');
+    expect(facts.caps).toMatchObject({ elicitation: { url: {}, form: {} }, sampling: { tools: {} }, roots: { listChanged: true } });
+    expect(facts.caps).not.toHaveProperty('experimental.blob.data');
   });
 
-  it('round-trips non-ASCII client names', () => {
-    const id = mintSessionId({ protocolVersion: '2025-11-25', clientCapabilities: {}, clientInfo: { name: 'Zoë 🤖', version: '1' } });
+  it('round-trips non-ASCII client names', async () => {
+    const handle = createFetchHandler(server());
+    const init = initialize({});
+    init.params.clientInfo = { name: 'Zoë 🤖', version: '1' };
+    const id = (await handle(post(init))).headers.get('mcp-session-id')!;
     expect(id).toMatch(VISIBLE_ASCII);
-    expect(connectionFromSession(id).clientInfo).toEqual({ name: 'Zoë 🤖', version: '1' });
+    expect((await whoAmI(handle, { 'mcp-session-id': id })).info).toEqual({ name: 'Zoë 🤖', version: '1' });
   });
 
-  it('gives a fresh Connection object each time (the core writes to it)', () => {
-    const id = mintSessionId({ protocolVersion: '2025-11-25', clientCapabilities: {} });
-    const a = connectionFromSession(id);
+  it('gives a fresh Connection object each time (the core writes to it)', async () => {
+    await loadNodeCrypto();
+    const codec = new SessionCodec(new Signer('s'.repeat(32)));
+    const id = codec.mint({ protocolVersion: '2025-11-25', clientCapabilities: {} }, 'alice');
+    const a = codec.open(id, 'alice')!;
     a.logLevel = 'error';
-    expect(connectionFromSession(id).logLevel).toBeUndefined();
+    expect(codec.open(id, 'alice')!.logLevel).toBeUndefined();
+    expect(codec.open(id, 'bob')).toBeUndefined();
   });
 });
 
 describe('malformed session ids', () => {
   const malformed = ['garbage', 'abc.!!!', `abc.${btoa('[1,2]')}`, `abc.${btoa('{"v":1,"c":[],"i":"x"}')}`, 'a.b.c', `x.${'A'.repeat(4000)}`, '.'];
   for (const id of malformed) {
-    it(`"${id.slice(0, 30)}" is served with unknown capabilities, never a crash`, async () => {
+    it(`"${id.slice(0, 30)}" names no session: 404, never a crash`, async () => {
       const handle = createFetchHandler(server());
-      const facts = await whoAmI(handle, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' });
-      expect(facts.caps).toEqual({});
-      expect(facts.version).toBe('2025-11-25');
+      const response = await handle(post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'client' } }, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }));
+      expect(response.status).toBe(404);
+      expect((await response.json()).error).toEqual({ code: -32600, message: 'Session not found: start a new one with initialize' });
     });
   }
 });
@@ -114,7 +125,8 @@ describe('cancellation by session', () => {
     const session = { 'mcp-session-id': (await handle(post(initialize({})))).headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
     const pending = handle(post({ jsonrpc: '2.0', id: 42, method: 'tools/call', params: { name: 'wait' } }, session));
     await running;
-    const other = await handle(post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 42 } }, { ...session, 'mcp-session-id': mintSessionId({}) }));
+    const otherSession = (await handle(post(initialize({})))).headers.get('mcp-session-id')!;
+    const other = await handle(post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 42 } }, { ...session, 'mcp-session-id': otherSession }));
     expect(other.status).toBe(202);
     expect(cancelled).toBe(false); // another session's id 42 is not ours
     const cancel = await handle(post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 42 } }, session));

@@ -49,7 +49,8 @@ export function parseEventId(eventId: string): { streamId: string; seq: number }
 
 /** The events of one stream after its POST response was closed, and the GET reading them, if any. */
 export class StoredStream {
-  readonly session: string | undefined;
+  /** Whose it is (principal and session): only the same owner may resume it. */
+  readonly owner: string;
   /** The request finished: no more events will come. */
   done = false;
   /** Dropped from the store (limits): later events are discarded. */
@@ -62,8 +63,8 @@ export class StoredStream {
   #chars = 0;
   #reader: StreamReader | undefined;
 
-  constructor(session: string | undefined, nextSeq: number, limits: EventStoreLimits) {
-    this.session = session;
+  constructor(owner: string, nextSeq: number, limits: EventStoreLimits) {
+    this.owner = owner;
     this.#first = nextSeq;
     this.#limits = limits;
   }
@@ -132,7 +133,7 @@ export class EventStore {
   }
 
   /** Starts keeping a stream whose next event is number `nextSeq`; drops the oldest one past maxStreams. */
-  open(streamId: string, session: string | undefined, nextSeq: number): StoredStream {
+  open(streamId: string, owner: string, nextSeq: number): StoredStream {
     this.#sweep();
     const streams = this.#streams;
     while (streams.size >= this.limits.maxStreams) {
@@ -140,17 +141,17 @@ export class EventStore {
       streams.delete(oldestId);
       oldest.drop();
     }
-    const stream = new StoredStream(session, nextSeq, this.limits);
+    const stream = new StoredStream(owner, nextSeq, this.limits);
     streams.set(streamId, stream);
     return stream;
   }
 
-  /** The stream a `Last-Event-ID` names, if it is kept and belongs to this session. */
-  find(lastEventId: string, session: string | undefined): { stream: StoredStream; seq: number } | undefined {
+  /** The stream a `Last-Event-ID` names, if it is kept and belongs to this owner (principal and session). */
+  find(lastEventId: string, owner: string): { stream: StoredStream; seq: number } | undefined {
     this.#sweep();
     const parsed = parseEventId(lastEventId);
     const stream = parsed && this.#streams.get(parsed.streamId);
-    if (stream === undefined || stream.session !== session) return undefined;
+    if (stream === undefined || stream.owner !== owner) return undefined;
     return { stream, seq: parsed!.seq };
   }
 

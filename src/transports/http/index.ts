@@ -1,4 +1,3 @@
 /** `minimcp/http`: the runtime-neutral Streamable HTTP transport (Web Request/Response). */
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
 export type { DnsRebindingOptions, HttpOptions } from './options.js';
-export { mintSessionId, connectionFromSession } from './session.js';

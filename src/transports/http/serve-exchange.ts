@@ -3,9 +3,10 @@
  * dispatch, the JSON / SSE switch, session ids, keep-alives and 2025 stream resumption (SEP-1699).
  * Adapters only move bytes.
  */
-import { ROUTE, type Connection, type Outcome, type Send } from '../../core.js';
-import { serializeMessage, type RequestId } from '../../protocol/jsonrpc.js';
-import { detectEra } from '../../protocol/versions.js';
+import type { Outcome, OutcomeSink, Send } from '../../core.js';
+import { decideEra } from '../../protocol/era.js';
+import { isObject, serializeMessage, type JsonObject, type RequestId } from '../../protocol/jsonrpc.js';
+import type { Era } from '../../protocol/versions.js';
 import type { MiniMCP } from '../../server.js';
 import type { StreamReader } from './event-store.js';
 import type { CancelSignal } from '../../context/cancellation.js';
@@ -13,8 +14,7 @@ import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { ACCEPTS_JSON, ACCEPTS_SSE, acceptedTypes, isJsonContentType } from './media-types.js';
 import { hostAllowed, originAllowed } from './origin.js';
 import type { Settings } from './options.js';
-import { connectionFromSession, mintSessionId } from './session.js';
-import { PostStream, SSE_HEADERS, writeKeepAlive } from './sse.js';
+import { PostStream, SSE_HEADERS, streamOwner, writeKeepAlive } from './sse.js';
 
 const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' };
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -38,6 +38,12 @@ function methodOf(value: unknown): string | undefined {
   return typeof method === 'string' ? method : undefined;
 }
 
+/** The params of a request, read without trusting its shape. */
+function paramsOf(value: unknown): JsonObject | undefined {
+  const params = (value as { params?: unknown }).params;
+  return isObject(params) ? params : undefined;
+}
+
 /**
  * One HTTP exchange from headers to the last byte. Never throws. Written without `async`: a request
  * whose handler answers synchronously goes from body to response without a single promise, which
@@ -52,7 +58,7 @@ export function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex
     }
     if (ex.method !== 'POST') {
       const lastEventId = ex.method === 'GET' && settings.streamable ? ex.get('last-event-id') : undefined;
-      if (lastEventId !== undefined) return void resume(settings, ex, lastEventId).catch((error: unknown) => post.fail(error));
+      if (lastEventId !== undefined) return void resume(mcp, settings, ex, lastEventId).catch((error: unknown) => post.fail(error));
       return refuse(ex, 405, -32600, 'Method Not Allowed: this MCP endpoint only accepts POST', { allow: 'POST' });
     }
     if (!isJsonContentType(ex.get('content-type'))) {
@@ -77,14 +83,15 @@ export function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex
   }
 }
 
-/** A POST from its scope to its answer; each step is a method, so no closure is built per request. */
-class PostExchange<Scope> implements BodySink {
+/**
+ * A POST from its scope to its answer; each step is a method, so no closure is built per request.
+ * It is the request's outcome sink too.
+ */
+class PostExchange<Scope> implements BodySink, OutcomeSink {
   accepts = 0;
   #scope: Scope | undefined;
   /** The request's id, for the 500 answer if something breaks. */
   #id: RequestId | null = null;
-  #method: string | undefined;
-  #connection: Connection | undefined;
   #stream: PostStream | undefined;
   /** A JSON answer has gone out. */
   #answered = false;
@@ -134,35 +141,37 @@ class PostExchange<Scope> implements BodySink {
       }
 
       const id = (this.#id = idOf(value));
-      const method = (this.#method = methodOf(value));
-      const isRequest = id !== null && method !== undefined;
-      const sessionHeader = ex.get('mcp-session-id');
-      const connection = (this.#connection = sessionHeader !== undefined
-        ? connectionFromSession(sessionHeader)
-        : method === 'initialize' ? {} : undefined);
+      const isRequest = id !== null && methodOf(value) !== undefined;
+      const session = ex.get('mcp-session-id');
 
       // Only requests can be cancelled: notifications and client responses skip the signal's cost.
       let signal: CancelSignal | undefined = isRequest ? ex.signal : undefined;
       let send: Send | undefined;
       let closeStream: (() => void) | undefined;
+      // The era is decided once, here; the core and the SSE stream reuse it.
+      const era: Era | undefined = isRequest ? decideEra(paramsOf(value), ex) : undefined;
       if (isRequest && settings.streamable && this.accepts & ACCEPTS_SSE) {
-        const sse = (this.#stream = new PostStream(ex, settings, value, sessionHeader));
+        const sse = (this.#stream = new PostStream(ex, settings, era === 'legacy', session, this));
         send = (message) => sse.send(message);
         closeStream = () => sse.close();
         signal = sse;
       }
 
-      const outcome = this.mcp[ROUTE](value, { send, closeStream, scope: this.#scope, signal, headers: ex, connection }, this.answerLater);
-      if (outcome !== undefined) this.answer(outcome);
+      const facts = { send, closeStream, scope: this.#scope, signal, headers: ex, era, session, sessions: true };
+      const outcome = this.mcp.route(value, facts, this);
+      if (outcome !== undefined) this.deliver(outcome);
     } catch (error) {
       this.fail(error);
     }
   }
 
-  /** Where an outcome that was not ready at once arrives. */
-  readonly answerLater = (outcome: Outcome): void => this.answer(outcome);
+  /** Whose a kept stream is (principal and session); read only when a stream is kept for resumption. */
+  get streamOwner(): string {
+    return streamOwner(this.mcp.principalOf(this.#scope), this.ex.get('mcp-session-id'));
+  }
 
-  answer(outcome: Outcome): void {
+  /** The request's outcome, at once or later: JSON, the end of the SSE stream, or 202. */
+  deliver(outcome: Outcome): void {
     const { ex } = this;
     try {
       const reply = outcome.reply;
@@ -170,11 +179,8 @@ class PostExchange<Scope> implements BodySink {
       this.#answered = true;
       if (reply === undefined) return ex.respond(202, undefined, undefined);
       let headers = JSON_HEADERS;
-      const connection = this.#connection;
       if (outcome.status === 503) headers = { ...JSON_HEADERS, 'retry-after': this.settings.retryAfter };
-      else if (this.#method === 'initialize' && connection?.protocolVersion !== undefined && 'result' in reply) {
-        headers = { ...JSON_HEADERS, 'mcp-session-id': mintSessionId(connection) };
-      }
+      else if (outcome.session !== undefined) headers = { ...JSON_HEADERS, 'mcp-session-id': outcome.session };
       ex.respond(outcome.status, headers, serializeMessage(reply));
     } catch (error) {
       this.fail(error);
@@ -203,19 +209,20 @@ class PostExchange<Scope> implements BodySink {
  * follows the stream live until its reply. The GET passes the same gate as a POST (Host/Origin,
  * scope factory); the stream must belong to the same Mcp-Session-Id.
  */
-async function resume(settings: Settings, ex: Exchange<unknown>, lastEventId: string): Promise<void> {
+async function resume<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>, lastEventId: string): Promise<void> {
   const session = ex.get('mcp-session-id');
-  if (detectEra(undefined, { protocolVersionHeader: ex.get('mcp-protocol-version'), sessionId: session }) === 'modern') {
+  if (decideEra(undefined, ex) === 'modern') {
     return refuse(ex, 405, -32600, 'Method Not Allowed: this MCP endpoint only accepts POST', { allow: 'POST' }); // 2026 has no GET
   }
   if (!(acceptedTypes(ex.get('accept')) & ACCEPTS_SSE)) return refuse(ex, 406, -32600, 'Not Acceptable: Accept must allow text/event-stream');
+  let scope: Scope | undefined;
   try {
-    await ex.scope();
+    scope = await ex.scope();
   } catch (error) {
     if (!isHttpError(error) && ex.fail?.(error)) return;
     return refuseScope(ex, settings, error);
   }
-  const found = settings.events.find(lastEventId.trim(), session);
+  const found = settings.events.find(lastEventId.trim(), streamOwner(mcp.principalOf(scope), session));
   if (found === undefined) return refuse(ex, 404, -32600, 'Not Found: no resumable stream for this Last-Event-ID and session');
   const { stream, seq } = found;
   const missed = stream.after(seq);

@@ -8,7 +8,6 @@
 import { serializeMessage, type JsonObject, type JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { newStreamId, type StoredStream } from './event-store.js';
 import type { CancelSignal } from '../../context/cancellation.js';
-import { detectEra } from '../../protocol/versions.js';
 import type { Exchange, HeaderMap } from './exchange.js';
 import type { Settings } from './options.js';
 
@@ -19,23 +18,14 @@ export const SSE_HEADERS: HeaderMap = {
 };
 const KEEP_ALIVE = ': keepalive\n\n';
 
+/** Whose a kept stream is: the principal and the 2025 session; a resuming GET must present both. */
+export const streamOwner = (principal: string, session: string | undefined): string => `${principal.length}:${principal}\u0000${session ?? ''}`;
+
 export function writeKeepAlive(ex: Exchange<unknown>): void {
   if (!ex.signal.aborted) ex.write(KEEP_ALIVE);
 }
 
-type Listener = (this: unknown, event: Event) => unknown;
-
-/**
- * 2025 streams carry event ids and can be resumed: a request with a session id or a 2025
- * MCP-Protocol-Version header, by the core's own era rule. One with neither (curl, `initialize`)
- * gets a plain stream.
- */
-function isResumable(message: unknown, session: string | undefined, version: string | undefined): boolean {
-  if (session === undefined && version === undefined) return false;
-  const params = (message as { params?: unknown }).params;
-  const object = typeof params === 'object' && params !== null ? (params as JsonObject) : undefined;
-  return detectEra(object, { protocolVersionHeader: version, sessionId: session }) === 'legacy';
-}
+type Listener = EventListenerOrEventListenerObject;
 
 /**
  * Built for every request that accepts SSE, so it stays cheap until the handler sends something:
@@ -46,8 +36,10 @@ export class PostStream implements CancelSignal {
   opened = false;
   readonly #ex: Exchange<unknown>;
   readonly #settings: Settings;
-  readonly #message: unknown;
+  readonly #legacy: boolean;
   readonly #session: string | undefined;
+  /** Names the stream's owner when it is kept (read lazily: most streams never are). */
+  readonly #owner: { readonly streamOwner: string };
   #resumable: boolean | undefined;
   #id = '';
   #seq = 0;
@@ -59,16 +51,22 @@ export class PostStream implements CancelSignal {
   /** Set by close(): later events go here instead of to the response. */
   #stored: StoredStream | undefined;
 
-  constructor(ex: Exchange<unknown>, settings: Settings, message: unknown, session: string | undefined) {
+  /** `legacy`: the request is of the 2025 era (decided once, at the HTTP gate). */
+  constructor(ex: Exchange<unknown>, settings: Settings, legacy: boolean, session: string | undefined, owner: { readonly streamOwner: string }) {
     this.#ex = ex;
     this.#settings = settings;
-    this.#message = message;
+    this.#legacy = legacy;
     this.#session = session;
+    this.#owner = owner;
   }
 
-  /** Decided on first need: most requests never stream. */
+  /**
+   * 2025 streams carry event ids and can be resumed: a 2025 request with a session id or a
+   * MCP-Protocol-Version header. One with neither (curl, `initialize`) gets a plain stream.
+   * Decided on first need: most requests never stream.
+   */
   get #isResumable(): boolean {
-    return (this.#resumable ??= isResumable(this.#message, this.#session, this.#ex.get('mcp-protocol-version')));
+    return (this.#resumable ??= this.#legacy && (this.#session !== undefined || this.#ex.get('mcp-protocol-version') !== undefined));
   }
 
   // The CancelSignal dispatch watches: the exchange's disconnect signal, except that a resumable
@@ -81,16 +79,16 @@ export class PostStream implements CancelSignal {
     return this.#detached ? undefined : this.#ex.signal.reason;
   }
 
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
-    if (this.#detached || typeof listener !== 'function') return;
-    (this.#listeners ??= []).push(listener as Listener);
+  addEventListener(type: string, listener: Listener | null): void {
+    if (this.#detached || listener === null) return;
+    (this.#listeners ??= []).push(listener);
     this.#ex.signal.addEventListener(type, listener);
   }
 
-  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
-    if (typeof listener !== 'function') return;
+  removeEventListener(type: string, listener: Listener | null): void {
+    if (listener === null) return;
     const list = this.#listeners;
-    const i = list ? list.indexOf(listener as Listener) : -1;
+    const i = list ? list.indexOf(listener) : -1;
     if (i >= 0) list!.splice(i, 1);
     this.#ex.signal.removeEventListener(type, listener);
   }
@@ -106,7 +104,7 @@ export class PostStream implements CancelSignal {
   close(): void {
     if (this.#finished || this.#stored !== undefined || this.#ex.signal.aborted || !this.#isResumable) return;
     if (!this.opened) this.#ex.write(this.#open()); // so the client has an event id to resume from
-    this.#stored = this.#settings.events.open(this.#id, this.#session, this.#seq + 1);
+    this.#stored = this.#settings.events.open(this.#id, this.#owner.streamOwner, this.#seq + 1);
     this.#detach();
     this.#stopKeepAlive();
     this.#ex.end();
@@ -132,7 +130,7 @@ export class PostStream implements CancelSignal {
     // The SDK v1 client resumes any stream with an event id that ended without a *result* (an error
     // reply, or none after a cancellation). Such a stream is remembered, empty: its GET gets 204, not 404.
     if (this.#isResumable && !aborted && (reply === undefined || !('result' in reply))) {
-      this.#settings.events.open(this.#id, this.#session, this.#seq + 1).end();
+      this.#settings.events.open(this.#id, this.#owner.streamOwner, this.#seq + 1).end();
     }
     return true;
   }

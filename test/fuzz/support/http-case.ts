@@ -149,7 +149,7 @@ const CODES_BY_STATUS: Record<number, number[]> = {
   200: [-32601, -32602, -32603],
   400: [-32700, -32600, -32602, -32020, -32021, -32022],
   403: [-32600],
-  404: [-32601],
+  404: [-32601, -32600],
   405: [-32600],
   406: [-32600],
   413: [-32600],
@@ -249,7 +249,7 @@ export async function runExchange(fetchLike: FetchLike, url: string, b: Built, t
       if (/[\r\n\0]/.test(value)) problems.push(`response header ${name} carries control characters`);
     });
     const session = response.headers.get('mcp-session-id');
-    if (session !== null && !/^[A-Za-z0-9_-]{22}(\.[A-Za-z0-9_-]+)?$/.test(session)) problems.push(`odd Mcp-Session-Id: ${short(session)}`);
+    if (session !== null && !/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/.test(session)) problems.push(`odd Mcp-Session-Id: ${short(session)}`);
     if (session !== null && session.length > 1024) problems.push('Mcp-Session-Id over 1 KB');
     const type = response.headers.get('content-type') ?? '';
     const streamed = type.startsWith('text/event-stream');

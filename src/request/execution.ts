@@ -3,6 +3,7 @@
  * idle clock, and its AbortSignal. The signal is created only when someone reads it: most handlers
  * never do, and an AbortController costs more than the rest of a no-op request on Node 20.
  */
+import { Cancellation, type CancelSignal } from '../context/cancellation.js';
 import { CancelledError } from './in-flight.js';
 
 export type Interrupt = 'timeout' | 'aborted' | 'input';
@@ -19,15 +20,30 @@ export class Execution {
   reason: unknown;
   /** Why it stopped first; undefined while it runs. */
   interrupt: Interrupt | undefined;
+  /** The request is over (answered, or stopped): late notifications are dropped. */
+  ended = false;
   #controller: AbortController | undefined;
-  #onInterrupt: ((why: Interrupt) => void) | undefined;
+  #lifetime: Cancellation | undefined;
 
+  /** The handler's signal: aborted on cancellation, disconnect, timeout or shutdown, never on normal completion. */
   get signal(): AbortSignal {
     if (!this.#controller) {
       this.#controller = new AbortController();
       if (this.aborted) this.#controller.abort(this.reason);
     }
     return this.#controller.signal;
+  }
+
+  /**
+   * Fires when the request stops or ends, normal completion included: what the framework's own
+   * waits (a 2025 server-to-client request) listen to, so nothing outlives its request.
+   */
+  get lifetime(): CancelSignal {
+    if (!this.#lifetime) {
+      this.#lifetime = new Cancellation();
+      if (this.aborted || this.ended) this.#lifetime.abort(this.reason ?? new Error('request finished'));
+    }
+    return this.#lifetime;
   }
 
   /** True when the client cancelled: the request then gets no answer at all. */
@@ -48,28 +64,21 @@ export class Execution {
   }
 
   /**
-   * Calls `listener` once with the first reason the request must stop waiting for its handler. A
-   * callback, not a promise: only handlers that return a promise need it, and a promise per request
-   * is what AsyncLocalStorage makes expensive. If the request already stopped, the call comes in a
-   * microtask, after any reaction queued before it (so a handler that already settled wins).
+   * Stops the handler: aborts its signal and reports why (first call wins) to `interrupted`, which
+   * a subclass overrides. A method, not a promise or a listener: only requests that wait on a
+   * handler's promise care, and a promise per request is what AsyncLocalStorage makes expensive.
    */
-  onInterrupt(listener: (why: Interrupt) => void): void {
-    const why = this.interrupt;
-    if (why === undefined) this.#onInterrupt = listener;
-    else queueMicrotask(() => listener(why));
-  }
-
-  /** Stops the handler: aborts its signal and reports why (first call wins). */
   abort(reason: unknown, why: Interrupt = 'aborted'): void {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
     this.interrupt = why;
     this.#controller?.abort(reason);
-    const listener = this.#onInterrupt;
-    this.#onInterrupt = undefined;
-    listener?.(why);
+    this.#lifetime?.abort(reason);
+    this.interrupted(why);
   }
+
+  protected interrupted(_why: Interrupt): void {}
 
   expire(): void {
     this.abort(new Error('idle timeout'), 'timeout');
@@ -80,10 +89,12 @@ export class Execution {
     this.abort(new Error('input required'), 'input');
   }
 
-  /** Lets the handler's signal fire once the request is over, so anything it left waiting lets go. */
-  finish(): void {
-    if (!this.aborted && this.#controller) this.#controller.abort(new Error('request finished'));
-    this.aborted = true;
-    this.#onInterrupt = undefined;
+  /**
+   * The request is over. Its signal stays as it is: a handler that finished normally is not
+   * aborted (work it started on purpose may go on); cancel, disconnect, timeout and shutdown abort.
+   */
+  end(): void {
+    this.ended = true;
+    this.#lifetime?.abort(new Error('request finished'));
   }
 }

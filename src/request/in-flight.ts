@@ -1,6 +1,7 @@
 /**
  * Requests being handled, so `notifications/cancelled` can abort the right one. Ids are only unique
- * per client, so the key includes the connection (stdio stream or 2025 session).
+ * per client, so the key holds who asked (the principal) and on which connection (stdio stream or
+ * 2025 session): another principal's cancel, even with the same session id, matches nothing.
  */
 import type { RequestId } from '../protocol/jsonrpc.js';
 
@@ -11,8 +12,9 @@ interface Abortable {
 export class RequestRegistry {
   readonly #running = new Map<string, Abortable>();
 
-  static key(connectionId: string | undefined, id: RequestId): string {
-    return `${connectionId ?? ''}\u0000${typeof id}:${id}`;
+  static key(principal: string, connectionId: string | undefined, id: RequestId): string {
+    // Length-prefixed, so no principal or connection id can be made to run into the next part.
+    return `${principal.length}:${principal}${connectionId ?? ''}\u0000${typeof id}:${id}`;
   }
 
   add(key: string, request: Abortable): void {

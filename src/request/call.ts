@@ -1,0 +1,405 @@
+/**
+ * One request, as one object whose phases are methods: admit (era, ladder, method table) -> enter
+ * (cancel route, transport signal, concurrency slot) -> start (context, handler) -> settle (the
+ * handler's promise, or the first interrupt) -> finish (release everything). It owns its slot, idle
+ * clock, signal, client-request route and outcome, so its life can go on after the reply is sent.
+ *
+ * No promise and no closure on the synchronous path: `run()` returns the Outcome when the handler
+ * returned a value. A handler's promise gets one `.then`; the outcome then goes to the sink.
+ */
+import { MrtrBroker, StreamBroker, type InputBroker } from '../context/client-requests.js';
+import { Context, runWithContext, type ClientFacts, type ContextHost } from '../context/context.js';
+import { loadNodeCrypto } from '../context/request-state.js';
+import type { Connection, Core, MessageFacts, MethodCall, OutcomeSink, Outcome, RequestInfo } from '../core.js';
+import { METHODS, type MethodSpec } from '../methods.js';
+import { admitEra, decideEra, type ModernMeta } from '../protocol/era.js';
+import { ErrorCode, McpError, internalError, invalidParams, invalidRequest } from '../protocol/errors.js';
+import { isObject, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
+import type { Era } from '../protocol/versions.js';
+import { levelRank, type ClientCapabilities, type Implementation } from '../types.js';
+import { Execution, type Interrupt } from './execution.js';
+import { RequestRegistry } from './in-flight.js';
+import { overloaded, type Waiter } from './limits.js';
+import { NO_REPLY, errorOutcome, resultOutcome, shape, toMcpError } from './outcome.js';
+
+const methodNotFound = (method: string, era: Era): McpError =>
+  new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, era === 'modern' ? 404 : undefined);
+
+/** Who may answer a 2025 server-to-client request: the principal and the connection it went to. */
+export const ownerKey = (principal: string, connectionId: string | undefined): string =>
+  `${principal.length}:${principal}${connectionId ?? ''}`;
+
+/** The handler, with the hooks around it when there are any. Static, so AsyncLocalStorage.run needs no closure. */
+const invoke = <Scope>(call: Call<Scope>): JsonObject | Promise<JsonObject> => call.invoke();
+
+export class Call<Scope> extends Execution implements MethodCall<Scope>, ContextHost<Scope>, Waiter, EventListenerObject {
+  era: Era = 'legacy';
+  modern: ModernMeta | undefined = undefined;
+  protocolVersion = '';
+  ctx!: Context<Scope>;
+  readonly params: JsonObject;
+  readonly #core: Core<Scope>;
+  readonly #facts: MessageFacts<Scope>;
+  readonly #sink: OutcomeSink;
+  #spec!: MethodSpec;
+  #principal = '';
+  /** The named principal whose share of the gate this request counts against (undefined: anonymous). */
+  #share: string | undefined;
+  #cancelKey: string | undefined;
+  #listening = false;
+  #holdsSlot = false;
+  /** Waiting for the handler's promise: an interrupt now settles the request. */
+  #waiting = false;
+  #settled = false;
+  /** 2026: the answers the client gave so far (sealed in requestState, plus inputResponses). */
+  #answers: JsonObject | undefined;
+  #broker: InputBroker | undefined;
+  #client: ClientFacts | undefined;
+  /** 2025: the transport's connection, or the one the presented session names, or a new one for `initialize`. */
+  #connection: Connection | undefined;
+  /** A successful `initialize` mints a session id for the transport to hand out. */
+  #minting = false;
+
+  constructor(
+    core: Core<Scope>,
+    readonly id: RequestId,
+    readonly method: string,
+    params: JsonObject | undefined,
+    facts: MessageFacts<Scope>,
+    sink: OutcomeSink,
+  ) {
+    super();
+    this.params = params ?? {};
+    this.#core = core;
+    this.#facts = facts;
+    this.#sink = sink;
+  }
+
+  get scope(): Scope {
+    return this.#facts.scope as Scope;
+  }
+  get headers(): MessageFacts['headers'] {
+    return this.#facts.headers;
+  }
+  get connection(): Connection | undefined {
+    return this.#connection;
+  }
+  get send(): MessageFacts['send'] {
+    return this.#facts.send;
+  }
+  get live(): boolean {
+    return !this.aborted && !this.ended;
+  }
+
+  /** Runs the request: the Outcome when it is ready at once, otherwise undefined and the sink gets it later. */
+  run(): Outcome | undefined {
+    const facts = this.#facts;
+    // Sessions are signed: the first one this process sees loads node:crypto, then the request goes on.
+    const loading = facts.connection === undefined && (facts.session !== undefined || (facts.sessions === true && this.method === 'initialize'))
+      ? loadNodeCrypto()
+      : undefined;
+    if (loading) {
+      loading.then(() => this.#later(true), (error: unknown) => this.#reply(this.#unexpected(error)));
+      return undefined;
+    }
+    let outcome: Outcome | undefined;
+    try {
+      outcome = this.admit() ?? this.#enter();
+    } catch (error) {
+      outcome = this.#unexpected(error);
+    }
+    return outcome === undefined ? undefined : this.finish(outcome);
+  }
+
+  /**
+   * Who asks, the era (reused when the transport decided it), the session, the 2026 ladder and the
+   * method table. A refusal is an Outcome; undefined means go on.
+   */
+  admit(): Outcome | undefined {
+    const facts = this.#facts;
+    this.#principal = facts.principal ?? this.#core.principalOf(facts.scope);
+    const era = facts.era ?? decideEra(this.params, facts.headers);
+    const unknown = this.#openSession(era);
+    if (unknown) return errorOutcome(this.id, unknown);
+    const refusal = admitEra(this, era, this.method, this.params, facts.headers, this.#connection?.protocolVersion);
+    if (refusal) return errorOutcome(this.id, refusal);
+    const spec = METHODS.get(this.method);
+    if (!spec || (spec.eras !== 'both' && spec.eras !== era) || (spec.enabled && !spec.enabled(this.#core))) {
+      return errorOutcome(this.id, methodNotFound(this.method, era));
+    }
+    this.#spec = spec;
+    return undefined;
+  }
+
+  /** 2025: the session the client presented, checked for this principal; 2026 requests ignore one. */
+  #openSession(era: Era): McpError | undefined {
+    const facts = this.#facts;
+    this.#connection = facts.connection;
+    if (facts.connection !== undefined || era === 'modern') return undefined;
+    if (facts.session !== undefined) {
+      this.#connection = this.#core.sessions.open(facts.session, this.#principal);
+      return this.#connection ? undefined : invalidRequest('Session not found: start a new one with initialize', 404);
+    }
+    if (facts.sessions === true && this.method === 'initialize') {
+      this.#connection = {};
+      this.#minting = true;
+    }
+    return undefined;
+  }
+
+  /**
+   * Makes the request reachable by `notifications/cancelled` (before it waits for a slot, so one
+   * cancelled in the queue never runs) where a cancel can name it: on a connection, or in code
+   * with no transport. Over HTTP without a session, ids are not unique across clients; those
+   * requests are cancelled by closing the connection. Then it listens to the transport's signal
+   * and takes a slot (listen streams hold none).
+   */
+  #enter(): Outcome | undefined {
+    const core = this.#core;
+    const facts = this.#facts;
+    const connection = this.#connection;
+    if (connection !== undefined || facts.headers === undefined) {
+      this.#cancelKey = RequestRegistry.key(this.#principal, connection?.id, this.id);
+      core.inFlight.add(this.#cancelKey, this);
+    }
+    const signal = facts.signal;
+    if (signal?.aborted) this.handleEvent();
+    else if (signal) {
+      signal.addEventListener('abort', this);
+      this.#listening = true;
+    }
+    if (this.#spec.stream) return this.start();
+    this.#share = this.#principal === '' ? undefined : this.#principal; // anonymous callers share only the global cap
+    const admitted = core.gate.acquire(this, this.#share);
+    if (admitted === undefined) return undefined; // queued: slot() comes later
+    if (!admitted) return errorOutcome(this.id, overloaded());
+    this.#holdsSlot = true;
+    return this.start();
+  }
+
+  /** The gate's answer for a queued request: a slot, or a refusal after queueTimeoutMs. */
+  slot(granted: boolean): void {
+    this.#holdsSlot = granted;
+    let outcome: Outcome | undefined;
+    try {
+      outcome = granted ? this.start() : errorOutcome(this.id, overloaded());
+    } catch (error) {
+      outcome = this.#unexpected(error);
+    }
+    if (outcome !== undefined) this.#reply(outcome);
+  }
+
+  /** The transport's signal fired: a closed connection or shutdown. */
+  handleEvent(): void {
+    this.abort(this.#facts.signal?.reason ?? new Error('aborted'));
+  }
+
+  /** Builds the context and runs the method: a value is answered on the spot, a promise is waited for. */
+  start(): Outcome | undefined {
+    if (this.aborted) return this.#abortedOutcome(); // a dead connection, a cancel while queued
+    const retry = this.modern !== undefined && this.#spec.mrtr === true && this.params.requestState !== undefined;
+    const loading = retry ? loadNodeCrypto() : undefined;
+    if (loading) {
+      // Opening the MRTR state needs node:crypto, loaded on the first round; then this runs again.
+      loading.then(() => this.#later(), (error: unknown) => this.#reply(this.#failure(error)));
+      return undefined;
+    }
+    try {
+      if (this.modern) this.#answers = this.#mrtrAnswers(retry);
+      const ctx = (this.ctx = new Context<Scope>(this));
+      const work = this.#core.settings.asyncContext ? runWithContext(ctx as Context<unknown>, invoke, this) : invoke(this);
+      return work instanceof Promise ? this.#wait(work) : this.#result(work);
+    } catch (error) {
+      return this.#failure(error);
+    }
+  }
+
+  /** Goes on once node:crypto is loaded: from the start, or from `start()`. */
+  #later(fromAdmission = false): void {
+    let outcome: Outcome | undefined;
+    try {
+      outcome = fromAdmission ? (this.admit() ?? this.#enter()) : this.start();
+    } catch (error) {
+      outcome = this.#unexpected(error);
+    }
+    if (outcome !== undefined) this.#reply(outcome);
+  }
+
+  /** 2026: earlier answers sealed in requestState (opened here, so bad state is -32602) plus the client's inputResponses. */
+  #mrtrAnswers(retry: boolean): JsonObject {
+    const params = this.params;
+    const sealed = retry ? this.#core.stateCodec.open(params.requestState, this.method, params, this.#principal) : {};
+    const responses = params.inputResponses;
+    if (responses !== undefined && !isObject(responses)) throw invalidParams('params.inputResponses must be an object');
+    return { ...sealed, ...responses };
+  }
+
+  /** The method, with the hooks around it when there are any (called by `invoke`). */
+  invoke(): JsonObject | Promise<JsonObject> {
+    const core = this.#core;
+    return core.hooks.length ? runHooked(core, this.#spec, this, this.#info()) : this.#spec.run(core, this);
+  }
+
+  /**
+   * The handler returned a promise: wait for it or for the first interrupt (MRTR input,
+   * cancellation, idle timeout). A listen stream ignores interrupts and has no idle clock: it ends
+   * when its handler returns. (A synchronous handler cannot go idle, so the clock starts here.)
+   */
+  #wait(work: Promise<JsonObject>): undefined {
+    if (!this.#spec.stream) {
+      this.#waiting = true;
+      this.#core.idle.watch(this);
+      // An interrupt that came while the handler ran is taken after reactions queued before it: a handler that already settled wins.
+      const why = this.interrupt;
+      if (why !== undefined) queueMicrotask(() => this.interrupted(why));
+    }
+    work.then(
+      (result) => this.#conclude() && this.#reply(this.#result(result)),
+      (error: unknown) => this.#conclude() && this.#reply(this.#failure(error)),
+    );
+    return undefined;
+  }
+
+  /** The first of result and interrupt wins; false for the ones that come after. */
+  #conclude(): boolean {
+    if (this.#settled) return false;
+    this.#settled = true;
+    this.#waiting = false;
+    this.#core.idle.unwatch(this);
+    return true;
+  }
+
+  protected override interrupted(why: Interrupt): void {
+    if (!this.#waiting) return;
+    // Sealing the MRTR state needs node:crypto, loaded on the first round.
+    const loading = why === 'input' ? loadNodeCrypto() : undefined;
+    if (loading) {
+      loading.then(() => this.#conclude() && this.#reply(this.#stopped(why)), (error: unknown) => this.#conclude() && this.#reply(this.#failure(error)));
+    } else if (this.#conclude()) this.#reply(this.#stopped(why));
+  }
+
+  /** What an interrupted request answers: input_required (MRTR), nothing (cancelled), or an error. */
+  #stopped(why: Interrupt): Outcome {
+    try {
+      if (why === 'aborted') return this.#abortedOutcome();
+      if (why === 'timeout') throw internalError(`Request timed out after ${this.#core.settings.idleTimeoutMs} ms without progress`);
+      const mrtr = this.#broker as MrtrBroker;
+      const requestState = this.#core.stateCodec.seal(this.method, this.params, this.#principal, { ...mrtr.used });
+      return resultOutcome(this.id, { resultType: 'input_required', inputRequests: mrtr.inputRequests, requestState });
+    } catch (error) {
+      return this.#failure(error);
+    }
+  }
+
+  #result(result: JsonObject): Outcome {
+    try {
+      const outcome = resultOutcome(this.id, shape(this.#core.settings.cache, this.#spec.cache, this.modern !== undefined, result));
+      if (this.#minting) outcome.session = this.#core.sessions.mint(this.#connection!, this.#principal);
+      return outcome;
+    } catch (error) {
+      return this.#failure(error);
+    }
+  }
+
+  /** The one place a failed request becomes an error reply: mapped, reported to the hooks, answered. */
+  #failure(error: unknown): Outcome {
+    const core = this.#core;
+    const request = this.#info();
+    const mcpError = toMcpError(core, error, request, this.modern !== undefined);
+    for (const hook of core.hooks) {
+      try {
+        hook.onError?.(request, mcpError, this.ctx as Context<Scope> | undefined);
+      } catch (hookError) {
+        core.reportError(hookError, request); // a broken logging hook must not cost the answer
+      }
+    }
+    return errorOutcome(this.id, mcpError);
+  }
+
+  /** A failure outside the handler's own error path (a broken principal function, a bug): logged, answered -32603. */
+  #unexpected(error: unknown): Outcome {
+    this.#core.reportError(error, this.#info());
+    return errorOutcome(this.id, internalError('Internal error'));
+  }
+
+  /** A request the client cancelled gets no answer; one the server stopped (shutdown, disconnect) gets an error. */
+  #abortedOutcome(): Outcome {
+    return this.cancelledByClient ? NO_REPLY : errorOutcome(this.id, internalError('Request cancelled'));
+  }
+
+  /** An outcome that was not ready at once: the request finishes, then the sink gets it. */
+  #reply(outcome: Outcome): void {
+    this.finish(outcome);
+    try {
+      this.#sink.deliver(outcome);
+    } catch (error) {
+      this.#core.reportError(error, this.#info()); // the transport failed to answer; nothing else can
+    }
+  }
+
+  /** Releases what the request holds: its slot, its cancel route and its signal listener. Returns the outcome. */
+  finish(outcome: Outcome): Outcome {
+    const core = this.#core;
+    if (this.#holdsSlot) {
+      this.#holdsSlot = false;
+      core.gate.release(this.#share);
+    }
+    if (this.#cancelKey !== undefined) core.inFlight.delete(this.#cancelKey, this);
+    if (this.#listening) this.#facts.signal!.removeEventListener('abort', this);
+    this.end();
+    return outcome;
+  }
+
+  reportError(error: unknown): void {
+    this.#core.reportError(error, this.#info());
+  }
+
+  /** What hooks and `onError` are told about a request. */
+  #info(): RequestInfo {
+    return { id: this.id, method: this.method, params: this.params };
+  }
+
+  // ---- what the Context reads (ContextHost) ---------------------------------------------------
+
+  get client(): ClientFacts {
+    if (this.#client) return this.#client;
+    const modern = this.modern;
+    const connection = this.#connection;
+    return (this.#client = modern
+      ? { capabilities: modern.clientCapabilities as ClientCapabilities, info: modern.clientInfo as Implementation | undefined }
+      : { capabilities: connection?.clientCapabilities ?? {}, info: connection?.clientInfo });
+  }
+
+  /** 2026: logs only when `_meta` asks for a level. 2025: everything until `logging/setLevel` says otherwise. */
+  get logThreshold(): number | undefined {
+    const modern = this.modern;
+    if (modern) return modern.logLevel === undefined ? undefined : levelRank(modern.logLevel);
+    const level = this.#connection?.logLevel;
+    return level === undefined ? 0 : levelRank(level);
+  }
+
+  /**
+   * Elicitation, sampling and roots, built on first use. 2025 asks on the stream and only a
+   * client that declared the capability in its session is asked (no session: nothing declared).
+   */
+  broker(): InputBroker {
+    if (this.#broker) return this.#broker;
+    const core = this.#core;
+    const facts = this.#facts;
+    return (this.#broker = this.modern
+      ? new MrtrBroker(this.#answers ?? {}, this.modern.clientCapabilities as ClientCapabilities, () => this.needsInput())
+      : new StreamBroker(core.pending, ownerKey(this.#principal, this.#connection?.id), facts.send,
+        this.#connection?.clientCapabilities ?? {}, core.settings.clientRequestTimeoutMs, this));
+  }
+
+  endStream(): void {
+    this.#facts.closeStream?.();
+  }
+}
+
+async function runHooked<Scope>(core: Core<Scope>, spec: MethodSpec, call: Call<Scope>, request: RequestInfo): Promise<JsonObject> {
+  for (const hook of core.hooks) if (hook.before) await hook.before(request, call.ctx);
+  const result = await spec.run(core, call);
+  for (const hook of core.hooks) if (hook.after) await hook.after(request, result, call.ctx);
+  return result;
+}

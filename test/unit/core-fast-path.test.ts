@@ -1,0 +1,89 @@
+/**
+ * The fast path stays honest: a synchronous tools/call, answered through the transports' entry
+ * (`route`) and through `dispatch`, creates no promise at all (counted with async_hooks).
+ */
+import { createHook } from 'node:async_hooks';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+import { MiniMCP, type JsonObject, type Outcome, type OutcomeSink } from '../../src/index.js';
+
+/** How many promises `fn` creates while it runs synchronously. */
+function promisesCreatedBy(fn: () => void): number {
+  let count = 0;
+  const hook = createHook({
+    init(_id, type) {
+      if (type === 'PROMISE') count++;
+    },
+  });
+  hook.enable();
+  try {
+    fn();
+  } finally {
+    hook.disable();
+  }
+  return count;
+}
+
+const never: OutcomeSink = {
+  deliver() {
+    throw new Error('a synchronous request must not be delivered later');
+  },
+};
+
+function server(asyncContext?: boolean) {
+  const mcp = new MiniMCP({ name: 'fast', version: '1', asyncContext });
+  mcp.tool('add', { input: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => String(a + b));
+  mcp.tool('noop', {}, () => 'ok');
+  return mcp;
+}
+
+const legacyCall = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } });
+const modernCall = {
+  jsonrpc: '2.0', id: 2, method: 'tools/call',
+  params: {
+    name: 'noop',
+    _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+  },
+};
+
+describe('no promise for a synchronous tools/call', () => {
+  for (const asyncContext of [true, false]) {
+    it(`route(): the Outcome comes back at once and no promise is made (asyncContext ${asyncContext})`, () => {
+      const mcp = server(asyncContext);
+      mcp.route(legacyCall, {}, never); // warm-up: first-use work (schema compilation) is not the fast path
+      let outcome: Outcome | undefined;
+      const created = promisesCreatedBy(() => {
+        outcome = mcp.route(legacyCall, { send: () => {} }, never);
+      });
+      expect(outcome?.reply).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '5' }] } });
+      expect(created).toBe(0);
+    });
+  }
+
+  it('a 2026 request and dispatch() stay promise-free too; a handler that returns a promise is counted', () => {
+    const mcp = server();
+    mcp.tool('slow', {}, async () => 'later');
+    let outcome: Outcome | Promise<Outcome> | undefined;
+    expect(promisesCreatedBy(() => (outcome = mcp.dispatch(modernCall)))).toBe(0);
+    expect(outcome).not.toBeInstanceOf(Promise);
+    expect((outcome as Outcome).reply).toMatchObject({ id: 2, result: { resultType: 'complete' } });
+    // The counter does see promises: an async handler makes some (so the zeros above mean something).
+    const slow = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'slow' } };
+    expect(promisesCreatedBy(() => void mcp.dispatch(slow))).toBeGreaterThan(0);
+  });
+});
+
+describe('handle() overloads', () => {
+  it('a string in gives a string out, an object in gives an object out (types and values)', async () => {
+    const mcp = server();
+    const text = await mcp.handle(legacyCall);
+    expectTypeOf(text).toEqualTypeOf<string | undefined>();
+    expect(typeof text).toBe('string');
+    expect(JSON.parse(text!)).toMatchObject({ id: 1, result: { content: [{ text: '5' }] } });
+    const object = await mcp.handle(modernCall);
+    expectTypeOf(object).toEqualTypeOf<JsonObject | undefined>();
+    expect(object).toMatchObject({ id: 2, result: { resultType: 'complete' } });
+    const either: string | object = Math.random() < 2 ? legacyCall : modernCall;
+    expectTypeOf(await mcp.handle(either)).toEqualTypeOf<string | JsonObject | undefined>();
+  });
+});
