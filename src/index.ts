@@ -23,3 +23,9 @@ export type { StandardSchemaV1, JsonSchema, SchemaLike, JsonSchemaConverter } fr
 export type { FromJsonSchema } from './schema/json-schema-types.js';
 export { MemoryBus, type BusEvent, type NotificationBus } from './bus.js';
 export * from './types.js';
+export {
+  APP_MIME_TYPE, APPS_EXTENSION, LEGACY_RESOURCE_URI_KEY, addApp, addAppResource, addAppTool, appsCapability, supportsApps,
+  type AppCsp, type AppDefinition, type AppHtml, type AppPermissions, type AppResourceMeta, type AppResourceOptions,
+  type AppToolOptions, type AppToolVisibility,
+} from './primitives/apps.js';
+export type { Caller, Primitive, PrimitiveKind, VisibilityFilter, VisibleRule } from './primitives/visibility.js';

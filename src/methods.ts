@@ -10,6 +10,7 @@ import { complete } from './primitives/completions.js';
 import { paginate } from './primitives/pagination.js';
 import { renderPrompt } from './primitives/prompts.js';
 import { runTool } from './primitives/tools.js';
+import { ListView } from './primitives/visibility.js';
 import { hasCapability } from './context/client-requests.js';
 import { clientInfoOf } from './context/sessions.js';
 import { levelRank, type ClientCapabilities, type LoggingLevel } from './types.js';
@@ -43,15 +44,21 @@ const hasPrompts = advertised('prompts');
 const hasResources = advertised('resources');
 const hasCompletions = advertised('completions');
 
-function page(core: Core<any>, key: string, items: readonly JsonObject[], params: JsonObject): JsonObject {
-  const { page: slice, nextCursor } = paginate(items, params.cursor, core.settings.pageSize);
-  return nextCursor === undefined ? { [key]: slice } : { [key]: slice, nextCursor };
+/**
+ * One page of the list this caller may see. When visibility rules apply, the list depends on who
+ * asks, so 2026 cache hints turn private (every page alike: the rules, not the page, decide).
+ */
+function page(call: MethodCall<any>, core: Core<any>, key: keyof CacheSettings, items: readonly JsonObject[], personal: boolean): JsonObject {
+  const { page: slice, nextCursor } = paginate(items, call.params.cursor, core.settings.pageSize);
+  const result: JsonObject = nextCursor === undefined ? { [key]: slice } : { [key]: slice, nextCursor };
+  if (personal && call.era === 'modern') result.cacheScope = 'private'; // the ttlMs still comes from the settings
+  return result;
 }
 
 /** Synchronous when the tool is: the dispatcher then answers without a single promise. */
 function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<JsonObject> {
   const name = stringParam(call.params, 'name');
-  const tool = core.tools.get(name);
+  const tool = core.tools.find(name, call.ctx);
   if (!tool) throw invalidParams(`Unknown tool: '${name}'`);
   const args = call.params.arguments ?? {};
   if (!isObject(args)) throw invalidParams('params.arguments must be an object');
@@ -79,11 +86,11 @@ async function completion(core: Core<any>, call: MethodCall<any>): Promise<JsonO
   const context = (call.params.context as JsonObject | undefined)?.arguments as Record<string, string> | undefined;
   let completers;
   if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
-    const prompt = core.prompts.get(ref.name);
+    const prompt = core.prompts.find(ref.name, call.ctx);
     if (!prompt) throw invalidParams(`Unknown prompt: '${ref.name}'`);
     completers = prompt.complete;
   } else if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') {
-    const template = core.resources.findTemplate(ref.uri);
+    const template = core.resources.findTemplate(ref.uri, call.ctx);
     if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`);
     completers = template.complete;
   } else {
@@ -222,8 +229,10 @@ async function stream(core: Core<any>, call: MethodCall<any>, send: Send, chosen
   const subscriptionId = call.id;
   const tag = { [META.subscriptionId]: subscriptionId };
   send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: tag, notifications: acknowledged(chosen) } });
+  // A list change reaches the stream only when the list this caller sees changed.
+  const view = new ListView(core, call.ctx);
   const unsubscribe = core.bus.subscribe((event) => {
-    if (!wants(chosen, event)) return;
+    if (!wants(chosen, event) || !view.concerns(event)) return;
     const { method, params } = notificationOf(event);
     send({ jsonrpc: '2.0', method, params: { ...params, _meta: tag } });
   });
@@ -241,22 +250,28 @@ export const METHODS = new Map<string, MethodSpec>([
   ['resources/unsubscribe', { eras: 'legacy', enabled: hasResources, run: subscription(false) }],
   ['server/discover', { eras: 'modern', cache: 'discover', run: discover }],
   ['subscriptions/listen', { eras: 'modern', stream: true, run: listen }],
-  ['tools/list', { eras: 'both', enabled: hasTools, cache: 'tools', run: (c, call) => page(c, 'tools', c.tools.list(), call.params) }],
+  ['tools/list', { eras: 'both', enabled: hasTools, cache: 'tools', run: (c, call) => page(call, c, 'tools', c.tools.listFor(call.ctx), c.tools.personal) }],
   ['tools/call', { eras: 'both', enabled: hasTools, mrtr: true, run: callTool }],
-  ['prompts/list', { eras: 'both', enabled: hasPrompts, cache: 'prompts', run: (c, call) => page(c, 'prompts', c.prompts.list(), call.params) }],
+  ['prompts/list', {
+    eras: 'both', enabled: hasPrompts, cache: 'prompts',
+    run: (c, call) => page(call, c, 'prompts', c.prompts.listFor(call.ctx), c.prompts.personal),
+  }],
   ['prompts/get', {
     eras: 'both', enabled: hasPrompts, mrtr: true,
     run: async (c, call) => {
       const name = stringParam(call.params, 'name');
-      const prompt = c.prompts.get(name);
+      const prompt = c.prompts.find(name, call.ctx);
       if (!prompt) throw invalidParams(`Unknown prompt: '${name}'`);
       return (await renderPrompt(prompt, call.params.arguments, call.ctx)) as unknown as JsonObject;
     },
   }],
-  ['resources/list', { eras: 'both', enabled: hasResources, cache: 'resources', run: (c, call) => page(c, 'resources', c.resources.list(), call.params) }],
+  ['resources/list', {
+    eras: 'both', enabled: hasResources, cache: 'resources',
+    run: (c, call) => page(call, c, 'resources', c.resources.listFor(call.ctx), c.resources.personal),
+  }],
   ['resources/templates/list', {
     eras: 'both', enabled: hasResources, cache: 'resourceTemplates',
-    run: (c, call) => page(c, 'resourceTemplates', c.resources.listTemplates(), call.params),
+    run: (c, call) => page(call, c, 'resourceTemplates', c.resources.listTemplatesFor(call.ctx), c.resources.personal),
   }],
   ['resources/read', {
     eras: 'both', enabled: hasResources, cache: 'reads', mrtr: true,
@@ -266,9 +281,12 @@ export const METHODS = new Map<string, MethodSpec>([
       if (uri.length > MAX_URI_LENGTH) {
         throw invalidParams(`Resource not found: the URI is longer than ${MAX_URI_LENGTH} characters`, { uri });
       }
-      const { result, cache } = await c.resources.read(uri, call.ctx);
-      // A resource's own hint wins over the server-wide one (shape() lets fields already set stand).
-      return (call.era === 'modern' && cache ? { ...result, ...cache } : result) as unknown as JsonObject;
+      const { result, cache, personal } = await c.resources.read(uri, call.ctx);
+      if (call.era !== 'modern') return result as unknown as JsonObject;
+      // A resource's own hint wins over the server-wide one (shape() lets fields already set stand);
+      // one that only some callers may read is never cached publicly.
+      const hint = personal ? { ttlMs: (cache ?? c.settings.cache.reads).ttlMs, cacheScope: 'private' } : cache;
+      return (hint ? { ...result, ...hint } : result) as unknown as JsonObject;
     },
   }],
   ['completion/complete', { eras: 'both', enabled: hasCompletions, run: completion }],

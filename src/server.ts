@@ -19,6 +19,7 @@ import {
   ResourceRegistry, type ResourceOptions, type ResourceReader, type TemplateOptions, type TemplateReader,
 } from './primitives/resources.js';
 import { ToolRegistry, type ToolHandler, type ToolOptions } from './primitives/tools.js';
+import { ListView, VIEW, Visibility, type Caller, type VisibilityFilter } from './primitives/visibility.js';
 import type { JsonSchemaConverter, SchemaLike } from './schema/standard-schema.js';
 import type { CacheHint, Implementation } from './types.js';
 
@@ -61,6 +62,11 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
    * callers cannot be told apart, so only the server-wide limits apply to them.
    */
   principal?: (scope: Scope | undefined) => string | undefined;
+  /**
+   * Which primitives a caller may see, for every tool, prompt, resource and template (after each one's
+   * own `visible` rule). Hidden ones answer exactly as unregistered ones. See docs/authorization.md.
+   */
+  visible?: VisibilityFilter<Scope>;
   /** Converts Standard Schemas that cannot describe themselves (e.g. Valibot's `toJsonSchema`). */
   toJsonSchema?: JsonSchemaConverter;
   /** Advertise a primitive even before anything is registered (for servers that register later). */
@@ -137,12 +143,14 @@ export class MiniMCP<Scope = unknown> {
     };
     const signer = new Signer(options.requestState?.secret);
     const onError = options.onError ?? ((error, request) => console.error(`[minimcp] ${request?.method ?? 'transport'} failed:`, error));
+    if (options.visible !== undefined && typeof options.visible !== 'function') throw new TypeError('MiniMCP option visible must be a function');
+    const visibility = new Visibility<Scope>(options.visible, (error) => this.#core.reportError(error, undefined));
     this.#core = {
       info,
       instructions: options.instructions,
-      tools: new ToolRegistry<Scope>(changed('tools'), options.toJsonSchema),
-      prompts: new PromptRegistry<Scope>(changed('prompts'), options.toJsonSchema),
-      resources: new ResourceRegistry<Scope>(changed('resources')),
+      tools: new ToolRegistry<Scope>(changed('tools'), options.toJsonSchema, visibility),
+      prompts: new PromptRegistry<Scope>(changed('prompts'), options.toJsonSchema, visibility),
+      resources: new ResourceRegistry<Scope>(changed('resources'), visibility),
       bus,
       pending: new PendingRequests(),
       inFlight: new RequestRegistry(),
@@ -198,31 +206,30 @@ export class MiniMCP<Scope = unknown> {
    */
   tool<const In extends SchemaLike | undefined, const Out extends SchemaLike>(
     name: string,
-    options: ToolOptions<In, Out> & { output: Out },
+    options: ToolOptions<In, Out, Scope> & { output: Out },
     handler: ToolHandler<Scope, NoInfer<In>, NoInfer<Out>>,
   ): this;
-  tool<const In extends SchemaLike | undefined = undefined>(name: string, options: ToolOptions<In, undefined>, handler: ToolHandler<Scope, NoInfer<In>, undefined>): this;
-  tool(name: string, options: ToolOptions<SchemaLike | undefined, SchemaLike | undefined>, handler: ToolHandler<Scope, undefined, undefined>): this {
+  tool<const In extends SchemaLike | undefined = undefined>(name: string, options: ToolOptions<In, undefined, Scope>, handler: ToolHandler<Scope, NoInfer<In>, undefined>): this;
+  tool(name: string, options: ToolOptions<SchemaLike | undefined, SchemaLike | undefined, Scope>, handler: ToolHandler<Scope, undefined, undefined>): this {
     this.#core.tools.register({ ...options, name, handler });
     return this;
   }
 
   prompt<A extends SchemaLike | PromptArgument[] | undefined = undefined>(
     name: string,
-    options: PromptOptions<A>,
+    options: PromptOptions<A, Scope>,
     handler: PromptHandler<Scope, A>,
   ): this {
     this.#core.prompts.register({ ...options, name, handler });
     return this;
   }
 
-  resource(uri: string, options: ResourceOptions, read: ResourceReader<Scope>): this {
+  resource(uri: string, options: ResourceOptions<Scope>, read: ResourceReader<Scope>): this {
     this.#core.resources.add(uri, options, read);
     return this;
   }
 
-  /** Registers an RFC 6570 template; the reader's variables are typed from the template string. */
-  resourceTemplate<T extends string>(uriTemplate: T, options: TemplateOptions<NoInfer<T>>, read: TemplateReader<Scope, NoInfer<T>>): this {
+  resourceTemplate<T extends string>(uriTemplate: T, options: TemplateOptions<NoInfer<T>, Scope>, read: TemplateReader<Scope, NoInfer<T>>): this {
     this.#core.resources.addTemplate(uriTemplate, options, read);
     return this;
   }
@@ -256,6 +263,11 @@ export class MiniMCP<Scope = unknown> {
     listTemplates: () => this.#core.resources.listTemplates(),
     read: (uri: string, facts?: MessageFacts<Scope>) => this.#request('resources/read', { uri }, facts),
   };
+
+  /** What one caller sees of each list: a long-lived channel forwards only the list changes that concern it. */
+  [VIEW](caller: Caller<Scope>): ListView<Scope> {
+    return new ListView(this.#core, caller);
+  }
 
   /** Tells subscribers (2025 `resources/subscribe`, 2026 listen streams) that a resource changed. */
   notifyResourceUpdated(uri: string): void {

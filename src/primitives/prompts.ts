@@ -11,6 +11,7 @@ import type { Completer } from './completions.js';
 import { toPromptResult } from './content.js';
 import type { MaybePromise } from './tools.js';
 import { Registry } from './registry.js';
+import type { Visibility, VisibleRule } from './visibility.js';
 
 export interface PromptArgument {
   name: string;
@@ -21,7 +22,7 @@ export interface PromptArgument {
 
 export type PromptArgs<A> = A extends StandardSchemaV1 ? InferOutput<A> : Record<string, string>;
 
-export interface PromptOptions<A extends SchemaLike | PromptArgument[] | undefined = undefined> {
+export interface PromptOptions<A extends SchemaLike | PromptArgument[] | undefined = undefined, Scope = unknown> {
   title?: string;
   description?: string;
   /** A schema of an object of strings, or the argument list itself. */
@@ -30,22 +31,27 @@ export interface PromptOptions<A extends SchemaLike | PromptArgument[] | undefin
   _meta?: JsonObject;
   /** Argument completion, by argument name. */
   complete?: Record<string, Completer>;
+  /** Who may see, get and complete it; to everyone else the prompt does not exist. */
+  visible?: VisibleRule<Scope>;
 }
 
 /** A string (user text), a message, a content block, an array of those, or a full GetPromptResult. */
 export type PromptHandler<Scope, A> = (args: PromptArgs<A>, ctx: Context<Scope>) => MaybePromise<unknown>;
 
-export interface PromptDefinition<Scope, A extends SchemaLike | PromptArgument[] | undefined> extends PromptOptions<A> {
+export interface PromptDefinition<Scope, A extends SchemaLike | PromptArgument[] | undefined> extends PromptOptions<A, Scope> {
   name: string;
   handler: PromptHandler<Scope, A>;
 }
 
 export interface PromptEntry<Scope> {
+  readonly kind: 'prompt';
+  readonly id: string;
   readonly name: string;
   readonly definition: JsonObject;
   readonly required: readonly string[];
   readonly schema: CompiledSchema | undefined;
   readonly complete: Record<string, Completer> | undefined;
+  readonly visible: VisibleRule<Scope> | undefined;
   readonly handler: (args: never, ctx: Context<Scope>) => unknown;
 }
 
@@ -62,9 +68,10 @@ function argumentsFromSchema(schema: JsonObject): PromptArgument[] {
 }
 
 function compilePrompt<Scope>(def: PromptDefinition<Scope, SchemaLike | PromptArgument[] | undefined>, converter?: JsonSchemaConverter): PromptEntry<Scope> {
-  const { name, handler, arguments: args, complete, ...wire } = def;
+  const { name, handler, arguments: args, complete, visible, ...wire } = def;
   if (typeof name !== 'string' || name.length === 0) throw new Error('A prompt needs a non-empty name');
   if (typeof handler !== 'function') throw new Error(`Prompt "${name}" needs a handler function`);
+  if (visible !== undefined && typeof visible !== 'function') throw new Error(`Prompt "${name}": visible must be a function`);
   let list: PromptArgument[] = [];
   let schema: CompiledSchema | undefined;
   if (Array.isArray(args)) list = args;
@@ -76,21 +83,25 @@ function compilePrompt<Scope>(def: PromptDefinition<Scope, SchemaLike | PromptAr
   if (list.length) definition.arguments = list;
   for (const key of Object.keys(definition)) if (definition[key] === undefined) delete definition[key];
   return {
+    kind: 'prompt',
+    id: name,
     name,
     definition,
     required: list.filter((a) => a.required).map((a) => a.name),
     schema,
     complete,
+    visible,
     handler: handler as PromptEntry<Scope>['handler'],
   };
 }
 
-export class PromptRegistry<Scope> extends Registry<PromptEntry<Scope>> {
+export class PromptRegistry<Scope> extends Registry<PromptEntry<Scope>, Scope> {
   constructor(
     onChange: () => void,
     private readonly converter: JsonSchemaConverter | undefined,
+    visibility?: Visibility<Scope>,
   ) {
-    super(onChange);
+    super(onChange, visibility);
   }
 
   /** Compiles and registers (or replaces) a prompt; returns a function that removes it. */

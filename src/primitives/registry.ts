@@ -1,15 +1,22 @@
 /**
  * An ordered name -> entry map that tells the server when it changes (for list_changed) and keeps the
- * published definitions as one array until the next change, so listing costs nothing.
+ * published definitions as one array until the next change, so listing costs nothing. It also applies
+ * per-caller visibility; with no rule set, a caller's list is that same shared array.
  */
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import { Visibility, type Caller, type Filterable } from './visibility.js';
 
-export class Registry<E extends { readonly definition: JsonObject }> {
+export class Registry<E extends Filterable<Scope>, Scope = unknown> {
   readonly #items = new Map<string, E>();
   #entries: E[] | undefined;
   #definitions: JsonObject[] | undefined;
+  #personal: boolean | undefined;
 
-  constructor(private readonly onChange: () => void) {}
+  constructor(
+    private readonly onChange: () => void,
+    // Own rules still apply without a server's filter (a registry built on its own, in tests).
+    private readonly visibility: Visibility<Scope> = new Visibility<Scope>(undefined, () => {}),
+  ) {}
 
   get size(): number {
     return this.#items.size;
@@ -17,6 +24,22 @@ export class Registry<E extends { readonly definition: JsonObject }> {
 
   get(key: string): E | undefined {
     return this.#items.get(key);
+  }
+
+  /** True when a rule (the entry's own or the server's filter) may hide entries from some callers. */
+  get personal(): boolean {
+    return (this.#personal ??= this.visibility.filter !== undefined || this.values().some((e) => e.visible !== undefined));
+  }
+
+  /** The entry under `key` if this caller may see it: an entry it may not see is not there. */
+  find(key: string, caller: Caller<Scope>): E | undefined {
+    const entry = this.#items.get(key);
+    return entry === undefined || !this.personal || this.visibility.allows(entry, caller) ? entry : undefined;
+  }
+
+  /** Whether this caller may see the entry. */
+  allows(entry: E, caller: Caller<Scope>): boolean {
+    return !this.personal || this.visibility.allows(entry, caller);
   }
 
   /** Registers (or replaces) an entry; returns a function that removes exactly this entry. */
@@ -37,14 +60,25 @@ export class Registry<E extends { readonly definition: JsonObject }> {
     return (this.#entries ??= [...this.#items.values()]);
   }
 
+  /** The entries this caller may see, in registration order (the shared array when no rule is set). */
+  visibleTo(caller: Caller<Scope>): readonly E[] {
+    return this.personal ? this.values().filter((e) => this.visibility.allows(e, caller)) : this.values();
+  }
+
   /** The wire definitions in registration order. */
   list(): readonly JsonObject[] {
     return (this.#definitions ??= this.values().map((e) => e.definition));
   }
 
+  /** The wire definitions this caller may see (the shared array when no rule is set). */
+  listFor(caller: Caller<Scope>): readonly JsonObject[] {
+    return this.personal ? this.visibleTo(caller).map((e) => e.definition) : this.list();
+  }
+
   #changed(): void {
     this.#entries = undefined;
     this.#definitions = undefined;
+    this.#personal = undefined;
     this.onChange();
   }
 }

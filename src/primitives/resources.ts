@@ -12,8 +12,9 @@ import type { MaybePromise } from './tools.js';
 import { Registry } from './registry.js';
 import type { TemplateVariableName, TemplateVariables } from './template-variables.js';
 import { canonicalUri, parseUriTemplate, type UriTemplate } from './uri-template.js';
+import type { Caller, Visibility, VisibleRule } from './visibility.js';
 
-export interface ResourceOptions {
+export interface ResourceOptions<Scope = unknown> {
   name?: string;
   title?: string;
   description?: string;
@@ -24,9 +25,11 @@ export interface ResourceOptions {
   _meta?: JsonObject;
   /** 2026 cache hint for reads of this resource (default: the server's `cache.reads`). */
   cache?: CacheHint;
+  /** Who may see and read it; to everyone else it does not exist (and its reads are never cached publicly). */
+  visible?: VisibleRule<Scope>;
 }
 
-export interface TemplateOptions<T extends string = string> extends Omit<ResourceOptions, 'size'> {
+export interface TemplateOptions<T extends string = string, Scope = unknown> extends Omit<ResourceOptions<Scope>, 'size'> {
   /** Completion for template variables, by variable name. */
   complete?: { [K in TemplateVariableName<T>]?: Completer };
 }
@@ -43,13 +46,19 @@ export type TemplateReader<Scope, T extends string = string> = (
 ) => MaybePromise<unknown>;
 
 interface StaticEntry<Scope> {
+  readonly kind: 'resource';
+  readonly id: string;
   readonly definition: JsonObject;
+  readonly visible: VisibleRule<Scope> | undefined;
   readonly mimeType: string | undefined;
   readonly cache: CacheHint | undefined;
   readonly read: ResourceReader<Scope>;
 }
 interface TemplateEntry<Scope> {
+  readonly kind: 'resourceTemplate';
+  readonly id: string;
   readonly definition: JsonObject;
+  readonly visible: VisibleRule<Scope> | undefined;
   readonly mimeType: string | undefined;
   readonly cache: CacheHint | undefined;
   readonly template: UriTemplate;
@@ -57,25 +66,43 @@ interface TemplateEntry<Scope> {
   readonly read: TemplateReader<Scope>;
 }
 
+function ruleOf<Scope>(id: string, rule: VisibleRule<Scope> | undefined): VisibleRule<Scope> | undefined {
+  if (rule !== undefined && typeof rule !== 'function') throw new Error(`Resource ${id}: visible must be a function`);
+  return rule;
+}
+
 const defaultName = (uri: string): string => uri.replace(/[/?#]+$/, '').split(/[/:]/).pop() || uri;
 
-function definitionOf(key: 'uri' | 'uriTemplate', value: string, { cache: _cache, ...options }: ResourceOptions): JsonObject {
+/** What a read found: the contents, the resource's own cache hint, and whether a visibility rule applied. */
+export interface ReadOutcome {
+  result: ReadResourceResult;
+  cache: CacheHint | undefined;
+  /** True when who may read it depends on the caller: the answer must not sit in a shared cache. */
+  personal: boolean;
+}
+
+function definitionOf<Scope>(key: 'uri' | 'uriTemplate', value: string, { cache: _cache, visible: _visible, ...options }: ResourceOptions<Scope>): JsonObject {
   const definition: JsonObject = { [key]: value, name: options.name ?? defaultName(value), ...options };
   for (const k of Object.keys(definition)) if (definition[k] === undefined) delete definition[k];
   return definition;
 }
 
 export class ResourceRegistry<Scope> {
-  readonly #static: Registry<StaticEntry<Scope>>;
-  readonly #templates: Registry<TemplateEntry<Scope>>;
+  readonly #static: Registry<StaticEntry<Scope>, Scope>;
+  readonly #templates: Registry<TemplateEntry<Scope>, Scope>;
   #bySpecificity: TemplateEntry<Scope>[] | undefined;
 
-  constructor(onChange: () => void) {
-    this.#static = new Registry(onChange);
+  constructor(onChange: () => void, visibility?: Visibility<Scope>) {
+    this.#static = new Registry(onChange, visibility);
     this.#templates = new Registry(() => {
       this.#bySpecificity = undefined;
       onChange();
-    });
+    }, visibility);
+  }
+
+  /** True when resources or templates may differ by caller. */
+  get personal(): boolean {
+    return this.#static.personal || this.#templates.personal;
   }
 
   get size(): number {
@@ -83,19 +110,30 @@ export class ResourceRegistry<Scope> {
   }
 
   /** Registers a resource at a fixed URI; returns a function that removes it. */
-  add(uri: string, options: ResourceOptions, read: ResourceReader<Scope>): () => boolean {
+  add(uri: string, options: ResourceOptions<Scope>, read: ResourceReader<Scope>): () => boolean {
     if (typeof uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) throw new Error(`Invalid resource URI: ${uri}`);
     const key = canonicalUri(uri);
-    const entry: StaticEntry<Scope> = { definition: definitionOf('uri', uri, options), mimeType: options.mimeType, cache: options.cache, read };
+    const entry: StaticEntry<Scope> = {
+      kind: 'resource',
+      id: uri,
+      definition: definitionOf('uri', uri, options),
+      visible: ruleOf(uri, options.visible),
+      mimeType: options.mimeType,
+      cache: options.cache,
+      read,
+    };
     return this.#static.add(key, entry);
   }
 
   /** Registers an RFC 6570 template such as `file:///{+path}`; returns a function that removes it. */
-  addTemplate<T extends string>(uriTemplate: T, options: TemplateOptions<NoInfer<T>>, read: TemplateReader<Scope, NoInfer<T>>): () => boolean {
+  addTemplate<T extends string>(uriTemplate: T, options: TemplateOptions<NoInfer<T>, Scope>, read: TemplateReader<Scope, NoInfer<T>>): () => boolean {
     const template = parseUriTemplate(canonicalUri(uriTemplate));
     const { complete, ...wire } = options;
     const entry: TemplateEntry<Scope> = {
+      kind: 'resourceTemplate',
+      id: uriTemplate,
       definition: definitionOf('uriTemplate', uriTemplate, wire),
+      visible: ruleOf(uriTemplate, options.visible),
       mimeType: options.mimeType,
       cache: options.cache,
       template,
@@ -117,23 +155,45 @@ export class ResourceRegistry<Scope> {
     return this.#templates.list();
   }
 
-  findTemplate(uriTemplate: string): TemplateEntry<Scope> | undefined {
-    return this.#templates.get(uriTemplate);
+  /** The resources this caller may see. */
+  listFor(caller: Caller<Scope>): readonly JsonObject[] {
+    return this.#static.listFor(caller);
+  }
+
+  /** The templates this caller may see. */
+  listTemplatesFor(caller: Caller<Scope>): readonly JsonObject[] {
+    return this.#templates.listFor(caller);
+  }
+
+  /** Resources then templates this caller may see (for list_changed: one event covers both). */
+  visibleTo(caller: Caller<Scope>): readonly unknown[] {
+    return [...this.#static.visibleTo(caller), ...this.#templates.visibleTo(caller)];
+  }
+
+  /** A template by its URI template, if this caller may see it. */
+  findTemplate(uriTemplate: string, caller: Caller<Scope>): TemplateEntry<Scope> | undefined {
+    return this.#templates.find(uriTemplate, caller);
   }
 
   hasCompletions(): boolean {
     return this.#templates.values().some((e) => e.complete !== undefined);
   }
 
-  /** Reads a resource, with its own cache hint if it has one; nothing found is -32602 with data.uri. */
-  async read(uri: string, ctx: Context<Scope>): Promise<{ result: ReadResourceResult; cache: CacheHint | undefined }> {
+  /**
+   * Reads a resource, with its own cache hint if it has one; nothing found is -32602 with data.uri.
+   * A resource or template this caller may not see is skipped, exactly as if it were not registered.
+   */
+  async read(uri: string, ctx: Context<Scope>): Promise<ReadOutcome> {
     const key = canonicalUri(uri);
-    const fixed = this.#static.get(key);
-    if (fixed) return { result: this.#shape(uri, await fixed.read(uri, ctx), fixed.mimeType), cache: fixed.cache };
+    const personal = this.personal;
+    const fixed = this.#static.find(key, ctx);
+    if (fixed) return { result: this.#shape(uri, await fixed.read(uri, ctx), fixed.mimeType), cache: fixed.cache, personal };
     this.#bySpecificity ??= [...this.#templates.values()].sort((a, b) => b.template.specificity - a.template.specificity);
     for (const entry of this.#bySpecificity) {
       const vars = entry.template.matchCanonical(key);
-      if (vars) return { result: this.#shape(uri, await entry.read(uri, vars, ctx), entry.mimeType), cache: entry.cache };
+      if (vars && this.#templates.allows(entry, ctx)) {
+        return { result: this.#shape(uri, await entry.read(uri, vars, ctx), entry.mimeType), cache: entry.cache, personal };
+      }
     }
     throw new ResourceNotFoundError(uri);
   }

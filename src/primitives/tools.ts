@@ -10,6 +10,7 @@ import type { FromJsonSchema } from '../schema/json-schema-types.js';
 import type { CallToolResult, ClientCapabilities, Icon, ToolAnnotations } from '../types.js';
 import { structuredOf, toToolResult, toolError, withStructured } from './content.js';
 import { Registry } from './registry.js';
+import type { Visibility, VisibleRule } from './visibility.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 export type ToolArgs<In> = In extends StandardSchemaV1 ? InferOutput<In> : In extends JsonSchema ? ArgsOf<FromJsonSchema<In>> : Record<string, unknown>;
@@ -20,7 +21,7 @@ export type ToolReturn<Out> =
 /** A raw schema whose shape is not known at compile time still gives an arguments object. */
 type ArgsOf<T> = unknown extends T ? Record<string, unknown> : T;
 
-export interface ToolOptions<In extends SchemaLike | undefined = undefined, Out extends SchemaLike | undefined = undefined> {
+export interface ToolOptions<In extends SchemaLike | undefined = undefined, Out extends SchemaLike | undefined = undefined, Scope = unknown> {
   title?: string;
   description?: string;
   /** Standard Schema (Zod, Valibot...) or JSON Schema of the arguments object. */
@@ -32,17 +33,21 @@ export interface ToolOptions<In extends SchemaLike | undefined = undefined, Out 
   _meta?: JsonObject;
   /** Client capabilities the tool cannot work without (2026: -32021 when undeclared). */
   requires?: ClientCapabilities;
+  /** Who may see and call it; to everyone else the tool does not exist (see docs/authorization.md). */
+  visible?: VisibleRule<Scope>;
 }
 
 export type ToolHandler<Scope, In, Out> = (args: ToolArgs<In>, ctx: Context<Scope>) => MaybePromise<ToolReturn<Out>>;
 
 export interface ToolDefinition<Scope, In extends SchemaLike | undefined, Out extends SchemaLike | undefined>
-  extends ToolOptions<In, Out> {
+  extends ToolOptions<In, Out, Scope> {
   name: string;
   handler: ToolHandler<Scope, In, Out>;
 }
 
 export interface ToolEntry<Scope> {
+  readonly kind: 'tool';
+  readonly id: string;
   readonly name: string;
   /** The Tool object `tools/list` publishes, built once. */
   readonly definition: JsonObject;
@@ -50,6 +55,7 @@ export interface ToolEntry<Scope> {
   readonly output: CompiledSchema | undefined;
   readonly paramHeaders: readonly ParamHeader[];
   readonly requires: ClientCapabilities | undefined;
+  readonly visible: VisibleRule<Scope> | undefined;
   readonly handler: (args: never, ctx: Context<Scope>) => unknown;
 }
 
@@ -61,11 +67,12 @@ const NO_ARGUMENTS: CompiledSchema = {
 };
 
 function compileTool<Scope>(def: ToolDefinition<Scope, SchemaLike | undefined, SchemaLike | undefined>, converter?: JsonSchemaConverter): ToolEntry<Scope> {
-  const { name, handler, input, output, requires, ...wire } = def;
+  const { name, handler, input, output, requires, visible, ...wire } = def;
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     throw new Error(`Invalid tool name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ . -`);
   }
   if (typeof handler !== 'function') throw new Error(`Tool "${name}" needs a handler function`);
+  if (visible !== undefined && typeof visible !== 'function') throw new Error(`Tool "${name}": visible must be a function`);
   const inputSchema = input === undefined ? NO_ARGUMENTS : compileSchema(input, 'input', converter);
   if (inputSchema.jsonSchema.type !== 'object') throw new Error(`Tool "${name}": the input schema must describe an object`);
   const outputSchema = output === undefined ? undefined : compileSchema(output, 'output', converter);
@@ -73,12 +80,15 @@ function compileTool<Scope>(def: ToolDefinition<Scope, SchemaLike | undefined, S
   if (outputSchema) definition.outputSchema = outputSchema.jsonSchema;
   for (const key of Object.keys(definition)) if (definition[key] === undefined) delete definition[key];
   return {
+    kind: 'tool',
+    id: name,
     name,
     definition,
     input: inputSchema,
     output: outputSchema,
     paramHeaders: paramHeadersOf(inputSchema.jsonSchema),
     requires,
+    visible,
     handler: handler as ToolEntry<Scope>['handler'],
   };
 }
@@ -107,12 +117,13 @@ const isProtocolError = (error: unknown): error is ProtocolError => {
   }
 };
 
-export class ToolRegistry<Scope> extends Registry<ToolEntry<Scope>> {
+export class ToolRegistry<Scope> extends Registry<ToolEntry<Scope>, Scope> {
   constructor(
     onChange: () => void,
     private readonly converter: JsonSchemaConverter | undefined,
+    visibility?: Visibility<Scope>,
   ) {
-    super(onChange);
+    super(onChange, visibility);
   }
 
   /** Compiles and registers (or replaces) a tool; returns a function that removes it. */

@@ -9,6 +9,7 @@ import { Cancellation } from '../context/cancellation.js';
 import type { Connection, MessageFacts, Outcome, OutcomeSink, Send } from '../core.js';
 import { ErrorCode, McpError } from '../protocol/errors.js';
 import { errorResponse, serializeMessage, type JsonRpcMessage } from '../protocol/jsonrpc.js';
+import { VIEW, connectionCaller, type ListView } from '../primitives/visibility.js';
 import type { MiniMCP } from '../server.js';
 import type { ScopedOptions } from './scoped-options.js';
 
@@ -64,6 +65,8 @@ class StdioStream<Scope> implements StdioConnection, OutcomeSink {
   readonly #shutdown = new Cancellation();
   readonly #facts: MessageFacts<Scope>;
   readonly #unsubscribe: () => void;
+  /** What this connection's caller sees of each list, so list_changed reaches it only for its own lists. */
+  readonly #view: ListView<Scope>;
   #active = 0;
   #drained: (() => void) | undefined;
   #resolveClosed!: () => void;
@@ -84,6 +87,7 @@ class StdioStream<Scope> implements StdioConnection, OutcomeSink {
     this.#out = batchWrites(guardStdout(output, options.guardStdout ?? output === process.stdout));
     this.#facts = { send: this.send, connection: this.#connection, scope: options.scope, signal: this.#shutdown, requireInitialize: true };
     this.closed = new Promise<void>((resolve) => (this.#resolveClosed = resolve));
+    this.#view = mcp[VIEW](connectionCaller(options.scope as Scope, this.#connection));
     this.#unsubscribe = mcp.bus.subscribe(this.#onBusEvent);
     input.on('data', this.#onData);
     const end = (): void => void this.close();
@@ -107,10 +111,10 @@ class StdioStream<Scope> implements StdioConnection, OutcomeSink {
     }
   }
 
-  /** 2025 clients (after initialize) hear list changes and updates of resources they subscribed to. */
+  /** 2025 clients (after initialize) hear changes of the lists they can see and updates of resources they subscribed to. */
   readonly #onBusEvent = (event: BusEvent): void => {
     const connection = this.#connection;
-    if (!connection.initialized) return;
+    if (!this.#view.concerns(event) || !connection.initialized) return;
     if (event.type === 'resources/updated' && !connection.subscriptions?.has(event.uri)) return;
     const { method, params } = notificationOf(event);
     this.send(params ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', method });

@@ -1,0 +1,114 @@
+/**
+ * Per-principal visibility: which tools, prompts, resources and templates one caller may see. An
+ * entry the caller may not see is treated everywhere as if it were not registered, so an answer never
+ * hints that it exists. With no rule anywhere, nothing here runs and nothing is allocated per request.
+ */
+import type { BusEvent } from '../bus.js';
+import type { Context } from '../context/context.js';
+import type { Connection } from '../context/sessions.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { LATEST_LEGACY_VERSION } from '../protocol/versions.js';
+
+/** What visibility rules may look at: the facts of the request, never its channel back to the client. */
+export type Caller<Scope> = Pick<Context<Scope>, 'scope' | 'era' | 'protocolVersion' | 'client'>;
+
+/** A registration's own rule: return true when this caller may see (and so use) the primitive. */
+export type VisibleRule<Scope> = (caller: Caller<Scope>) => boolean;
+
+export type PrimitiveKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
+
+/** A registered primitive as the server-wide filter sees it. */
+export interface Primitive {
+  readonly kind: PrimitiveKind;
+  /** The tool or prompt name, the resource URI or the URI template. */
+  readonly id: string;
+  /** The object the list methods publish (name, `_meta`, annotations...). */
+  readonly definition: JsonObject;
+}
+
+/** The server-wide filter: applied to every primitive, after the primitive's own `visible` rule. */
+export type VisibilityFilter<Scope> = (primitive: Primitive, caller: Caller<Scope>) => boolean;
+
+/** An entry a registry can filter. */
+export interface Filterable<Scope> extends Primitive {
+  readonly visible: VisibleRule<Scope> | undefined;
+}
+
+/** Applies the rules. A rule that throws hides the primitive (fail closed) and is reported to the server log. */
+export class Visibility<Scope> {
+  constructor(
+    readonly filter: VisibilityFilter<Scope> | undefined,
+    private readonly report: (error: unknown) => void,
+  ) {}
+
+  allows(entry: Filterable<Scope>, caller: Caller<Scope>): boolean {
+    try {
+      return (entry.visible === undefined || entry.visible(caller) === true) &&
+        (this.filter === undefined || this.filter(entry, caller) === true);
+    } catch (error) {
+      this.report(error);
+      return false;
+    }
+  }
+}
+
+/** What a registry offers to tell one caller's list apart from everyone's. */
+export interface CallerLists<Scope> {
+  /** True when some rule applies, so lists may differ by caller. */
+  readonly personal: boolean;
+  visibleTo(caller: Caller<Scope>): readonly unknown[];
+}
+
+type ListKind = 'tools' | 'prompts' | 'resources';
+const LIST_KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources'];
+
+/** The method of MiniMCP that makes a ListView, for transports with a long-lived channel (not public API). */
+export const VIEW: unique symbol = Symbol('minimcp.view');
+const LIST_OF: Partial<Record<BusEvent['type'], ListKind>> = {
+  'tools/list_changed': 'tools',
+  'prompts/list_changed': 'prompts',
+  'resources/list_changed': 'resources',
+};
+
+/**
+ * What one long-lived listener (a stdio connection, a 2026 listen stream) last saw of each list, so a
+ * `list_changed` reaches it only when its own view changed. Without rules every change is passed on, as before.
+ */
+export class ListView<Scope> {
+  readonly #seen = new Map<ListKind, readonly unknown[]>();
+
+  constructor(
+    private readonly lists: Readonly<Record<ListKind, CallerLists<Scope>>>,
+    private readonly caller: Caller<Scope>,
+  ) {
+    // Without rules this is the registry's shared array: a reference, not a copy.
+    for (const kind of LIST_KINDS) this.#seen.set(kind, lists[kind].visibleTo(caller));
+  }
+
+  /** Whether the event concerns this caller; events other than list changes always do. */
+  concerns(event: BusEvent): boolean {
+    const kind = LIST_OF[event.type];
+    if (kind === undefined) return true;
+    const list = this.lists[kind];
+    const before = this.#seen.get(kind)!;
+    const now = list.visibleTo(this.caller);
+    this.#seen.set(kind, now);
+    // Without rules every change is passed on, as before (it may come from another instance's registry).
+    if (!list.personal) return true;
+    return now.length !== before.length || now.some((entry, i) => entry !== before[i]);
+  }
+}
+
+/** The caller behind a 2025 connection (stdio), as its requests will see it once `initialize` filled it in. */
+export function connectionCaller<Scope>(scope: Scope, connection: Connection): Caller<Scope> {
+  return {
+    scope,
+    era: 'legacy',
+    get protocolVersion() {
+      return connection.protocolVersion ?? LATEST_LEGACY_VERSION;
+    },
+    get client() {
+      return { capabilities: connection.clientCapabilities ?? {}, info: connection.clientInfo };
+    },
+  };
+}
