@@ -54,7 +54,7 @@ const storage = createAsyncStorage<Context<unknown>>();
 export function getContext<Scope = unknown>(): Context<Scope> {
   const ctx = storage.getStore();
   if (ctx) return ctx as Context<Scope>;
-  if (!hasAsyncContext) {
+  if (!hasAsyncContext()) {
     throw new Error(
       'getContext() needs AsyncLocalStorage, which this runtime does not provide (on Cloudflare Workers set the ' +
         'compatibility flag nodejs_als or nodejs_compat); use the ctx argument your handler receives instead',

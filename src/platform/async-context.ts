@@ -29,19 +29,30 @@ function fromHost(): StorageClass | undefined {
   return undefined;
 }
 
-/** Older runtimes without getBuiltinModule: a dynamic import, which fails cleanly where the module does not exist. */
-const Storage: StorageClass | undefined =
-  fromHost() ??
-  (await import('node:async_hooks').then(
-    (m) => m.AsyncLocalStorage as unknown as StorageClass,
-    () => undefined,
-  ));
+let Storage: StorageClass | undefined = fromHost();
+
+/**
+ * Older runtimes without getBuiltinModule: a dynamic import, which fails cleanly where the module does
+ * not exist. Not a top-level await: that would make the package impossible to `require()`. Until it
+ * lands (the first macrotask), requests run without a context store.
+ */
+const loading: Promise<void> | undefined =
+  Storage === undefined
+    ? import('node:async_hooks').then(
+        (m) => void (Storage = m.AsyncLocalStorage as unknown as StorageClass),
+        () => undefined,
+      )
+    : undefined;
 
 /** True where the runtime provides AsyncLocalStorage (so `getContext()` works). */
-export const hasAsyncContext = Storage !== undefined;
+export const hasAsyncContext = (): boolean => Storage !== undefined;
 
 /** A storage for one kind of value; where the runtime has none, `run` just calls `fn` and `getStore` finds nothing. */
 export function createAsyncStorage<T>(): AsyncStorage<T> {
   if (Storage !== undefined) return new Storage<T>();
-  return { getStore: () => undefined, run: (_store, fn, arg) => fn(arg) };
+  let real: AsyncStorage<T> | undefined;
+  void loading?.then(() => {
+    if (Storage !== undefined) real = new Storage<T>();
+  });
+  return { getStore: () => real?.getStore(), run: (store, fn, arg) => (real === undefined ? fn(arg) : real.run(store, fn, arg)) };
 }

@@ -15,7 +15,8 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { ex
 const subpaths = Object.keys(pkg.exports).map((key) => key.replace(/^\./, 'minimcp'));
 
 /** Raise these only on purpose: a jump means something unintended is being published (source maps, tests...). */
-const BUDGET = { packedBytes: 130_000, unpackedBytes: 420_000, files: 90 };
+// Raised on purpose when the dev server, playground page, test client, worker helper and MCP Apps joined (164 kB packed, 111 files then).
+const BUDGET = { packedBytes: 190_000, unpackedBytes: 600_000, files: 130 };
 
 interface PackResult {
   filename: string;
@@ -44,9 +45,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('the packed tarball', () => {
   it('holds only what a user needs, within the size budget', () => {
     const paths = packed.files.map((f) => f.path);
-    expect(paths.filter((p) => !/^(dist\/|docs\/[\w-]+\.md$|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/.test(p))).toEqual([]);
+    expect(paths.filter((p) => !/^(dist\/|bin\/minimcp\.mjs$|docs\/[\w-]+\.md$|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/.test(p))).toEqual([]);
     expect(paths.filter((p) => p.endsWith('.map') || p.includes('.test.'))).toEqual([]);
-    for (const file of ['LICENSE', 'README.md', 'CHANGELOG.md', 'docs/http.md', 'docs/guide.md', 'dist/index.js', 'dist/index.d.ts']) {
+    for (const file of ['LICENSE', 'README.md', 'CHANGELOG.md', 'docs/http.md', 'docs/guide.md', 'dist/index.js', 'dist/index.d.ts', 'bin/minimcp.mjs']) {
       expect(paths).toContain(file);
     }
     expect(packed.size).toBeLessThanOrEqual(BUDGET.packedBytes);
