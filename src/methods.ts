@@ -2,7 +2,7 @@
 import { notificationOf, type BusEvent } from './bus.js';
 import type { CacheSettings, Core, MethodCall, Send } from './core.js';
 import { overloaded } from './request/limits.js';
-import { ErrorCode, ProtocolError, invalidParams, internalError } from './protocol/errors.js';
+import { ErrorCode, McpError, ProtocolError, invalidParams, internalError } from './protocol/errors.js';
 import { isObject, type JsonObject } from './protocol/jsonrpc.js';
 import { checkParamHeaders } from './protocol/standard-headers.js';
 import { META, MODERN_VERSIONS, negotiateLegacyVersion } from './protocol/versions.js';
@@ -13,6 +13,8 @@ import { runTool } from './primitives/tools.js';
 import { hasCapability } from './context/client-requests.js';
 import { clientInfoOf } from './context/sessions.js';
 import { levelRank, type ClientCapabilities, type LoggingLevel } from './types.js';
+import { TASK_METHODS, declaresTasks, missingTasksExtension, watchTasks } from './tasks/methods.js';
+import { after } from './tasks/service.js';
 
 export interface MethodSpec {
   /** Which eras serve it: 2026 removed some methods and added others. */
@@ -66,7 +68,42 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
       400,
     );
   }
-  return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
+  if (tool.task === 'forbidden') return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
+  const ttlMs = taskTtl(core, call, tool.task, name);
+  if (ttlMs === undefined) return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
+  const tasks = core.tasks;
+  return after(tasks.store.live(call.principal), (live) => {
+    if (live >= tasks.settings.maxPerPrincipal) {
+      throw new McpError(ErrorCode.InvalidRequest, `Too many live tasks: at most ${tasks.settings.maxPerPrincipal} per client; wait for one to finish`);
+    }
+    call.planTask(ttlMs, call.era === 'legacy');
+    return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
+  });
+}
+
+/**
+ * Whether this call of a task tool becomes a task, and with which TTL (undefined: a plain call).
+ * 2026: when the request declares the tasks extension (a `required` tool refuses others, -32021);
+ * the legacy `task` param is ignored. 2025: when the client sent `task` (a `required` tool refuses a
+ * call without it, -32601: see docs/tasks.md for why that code).
+ */
+function taskTtl(core: Core<any>, call: MethodCall<any>, support: 'optional' | 'required', name: string): number | undefined {
+  const { defaultTtlMs, maxTtlMs } = core.tasks.settings;
+  if (call.era === 'modern') {
+    if (declaresTasks(call)) return defaultTtlMs;
+    if (support === 'required') throw missingTasksExtension(`Tool '${name}'`);
+    return undefined;
+  }
+  const task = call.params.task;
+  if (task === undefined) {
+    if (support === 'required') throw new McpError(ErrorCode.MethodNotFound, `Tool '${name}' must be called as a task (params.task)`);
+    return undefined;
+  }
+  if (!isObject(task)) throw invalidParams('params.task must be an object');
+  const ttl = task.ttl;
+  if (ttl === undefined || ttl === null) return defaultTtlMs;
+  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1) throw invalidParams('params.task.ttl must be a positive integer (ms)');
+  return Math.min(ttl, maxTtlMs);
 }
 
 async function completion(core: Core<any>, call: MethodCall<any>): Promise<JsonObject> {
@@ -130,13 +167,15 @@ function discover(core: Core<any>): JsonObject {
 }
 
 /** Which bus events a `subscriptions/listen` filter asked for (only what we can honour). */
-function honoured(filter: JsonObject): JsonObject {
+function honoured(filter: JsonObject, call: MethodCall<any>): JsonObject {
   const out: JsonObject = {};
   for (const key of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const) {
     if (filter[key] === true) out[key] = true;
   }
   const uris = filter.resourceSubscriptions;
   if (Array.isArray(uris) && uris.every((u) => typeof u === 'string')) out.resourceSubscriptions = uris;
+  const taskIds = filter.taskIds;
+  if (Array.isArray(taskIds) && taskIds.every((t) => typeof t === 'string') && declaresTasks(call)) out.taskIds = taskIds;
   return out;
 }
 
@@ -168,16 +207,18 @@ async function listen(core: Core<any>, call: MethodCall<any>): Promise<JsonObjec
 async function stream(core: Core<any>, call: MethodCall<any>, send: Send, filter: JsonObject): Promise<JsonObject> {
   const subscriptionId = call.id;
   const tag = { [META.subscriptionId]: subscriptionId };
-  const chosen = honoured(filter);
+  const chosen = honoured(filter, call);
   send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: tag, notifications: chosen } });
   const unsubscribe = core.bus.subscribe((event) => {
     if (!wants(chosen, event)) return;
     const { method, params } = notificationOf(event);
     send({ jsonrpc: '2.0', method, params: { ...params, _meta: tag } });
   });
+  const unwatch = chosen.taskIds ? watchTasks(core, call, chosen.taskIds as string[], send, tag) : undefined;
   const signal = call.ctx.signal;
   await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
   unsubscribe();
+  unwatch?.();
   return { _meta: tag };
 }
 
@@ -220,4 +261,5 @@ export const METHODS = new Map<string, MethodSpec>([
     },
   }],
   ['completion/complete', { eras: 'both', enabled: hasCompletions, run: completion }],
+  ...TASK_METHODS,
 ]);

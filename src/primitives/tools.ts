@@ -26,7 +26,14 @@ export interface ToolOptions<In extends SchemaLike | undefined = undefined, Out 
   _meta?: JsonObject;
   /** Client capabilities the tool cannot work without (2026: -32021 when undeclared). */
   requires?: ClientCapabilities;
+  /**
+   * Whether the tool may run as a task (2025 `execution.taskSupport`): 'forbidden' (the default),
+   * 'optional' (a task when the client supports tasks), 'required' (refused to clients that do not).
+   */
+  task?: TaskSupport;
 }
+
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
 export type ToolHandler<Scope, In, Out> = (args: ToolArgs<In>, ctx: Context<Scope>) => MaybePromise<ToolReturn<Out>>;
 
@@ -44,6 +51,7 @@ export interface ToolEntry<Scope> {
   readonly output: CompiledSchema | undefined;
   readonly paramHeaders: readonly ParamHeader[];
   readonly requires: ClientCapabilities | undefined;
+  readonly task: TaskSupport;
   readonly handler: (args: never, ctx: Context<Scope>) => unknown;
 }
 
@@ -55,7 +63,10 @@ const NO_ARGUMENTS: CompiledSchema = {
 };
 
 function compileTool<Scope>(def: ToolDefinition<Scope, SchemaLike | undefined, SchemaLike | undefined>, converter?: JsonSchemaConverter): ToolEntry<Scope> {
-  const { name, handler, input, output, requires, ...wire } = def;
+  const { name, handler, input, output, requires, task = 'forbidden', ...wire } = def;
+  if (task !== 'forbidden' && task !== 'optional' && task !== 'required') {
+    throw new Error(`Tool "${name}": task must be 'forbidden', 'optional' or 'required'`);
+  }
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     throw new Error(`Invalid tool name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ . -`);
   }
@@ -65,6 +76,7 @@ function compileTool<Scope>(def: ToolDefinition<Scope, SchemaLike | undefined, S
   const outputSchema = output === undefined ? undefined : compileSchema(output, 'output', converter);
   const definition: JsonObject = { name, ...wire, inputSchema: inputSchema.jsonSchema };
   if (outputSchema) definition.outputSchema = outputSchema.jsonSchema;
+  if (task !== 'forbidden') definition.execution = { taskSupport: task };
   for (const key of Object.keys(definition)) if (definition[key] === undefined) delete definition[key];
   return {
     name,
@@ -73,6 +85,7 @@ function compileTool<Scope>(def: ToolDefinition<Scope, SchemaLike | undefined, S
     output: outputSchema,
     paramHeaders: paramHeadersOf(inputSchema.jsonSchema),
     requires,
+    task,
     handler: handler as ToolEntry<Scope>['handler'],
   };
 }
@@ -115,6 +128,11 @@ export class ToolRegistry<Scope> extends Registry<ToolEntry<Scope>> {
   ): () => boolean {
     const entry = compileTool(def as ToolDefinition<Scope, SchemaLike | undefined, SchemaLike | undefined>, this.converter);
     return this.add(entry.name, entry);
+  }
+
+  /** Whether any tool may run as a task: the tasks capability and methods exist only then. */
+  servesTasks(): boolean {
+    return this.values().some((tool) => tool.task !== 'forbidden');
   }
 }
 
