@@ -13,10 +13,16 @@ export type {
 export { LEGACY_VERSIONS, MODERN_VERSIONS, META, type Era } from './protocol/versions.js';
 export { encodeHeaderValue, decodeHeaderValue, type HeaderLookup } from './protocol/standard-headers.js';
 export { content } from './primitives/content.js';
-export type { ToolOptions, ToolHandler, ToolDefinition, ToolArgs } from './primitives/tools.js';
+export type { ToolOptions, ToolHandler, ToolDefinition, ToolArgs, TaskSupport } from './primitives/tools.js';
 export type { PromptOptions, PromptHandler, PromptArgument } from './primitives/prompts.js';
 export type { ResourceOptions, TemplateOptions, ResourceReader, TemplateReader } from './primitives/resources.js';
 export type { Completer, CompletionResult } from './primitives/completions.js';
 export type { StandardSchemaV1, JsonSchema, SchemaLike, JsonSchemaConverter } from './schema/standard-schema.js';
 export { MemoryBus, type BusEvent, type NotificationBus } from './bus.js';
+export { MemoryTaskStore } from './state/memory-task-store.js';
+export {
+  isTerminal, type TaskStore, type TaskRecord, type TaskStatus, type TaskEnd, type TaskError, type TaskInputRequest,
+  type TaskPage, type CancelOutcome,
+} from './state/task-store.js';
+export type { TaskSettings } from './tasks/service.js';
 export * from './types.js';
