@@ -16,7 +16,7 @@ import type { PromptRegistry } from './primitives/prompts.js';
 import type { ResourceRegistry } from './primitives/resources.js';
 import type { ToolRegistry } from './primitives/tools.js';
 import type { TaskService } from './tasks/service.js';
-import type { CacheHint, ClientCapabilities, Implementation, LoggingLevel } from './types.js';
+import type { CacheHint, Implementation } from './types.js';
 
 export type { Connection } from './context/sessions.js';
 

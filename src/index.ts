@@ -16,8 +16,10 @@ export { content } from './primitives/content.js';
 export type { ToolOptions, ToolHandler, ToolDefinition, ToolArgs, TaskSupport } from './primitives/tools.js';
 export type { PromptOptions, PromptHandler, PromptArgument } from './primitives/prompts.js';
 export type { ResourceOptions, TemplateOptions, ResourceReader, TemplateReader } from './primitives/resources.js';
+export type { TemplateVariables, TemplateVariableName } from './primitives/template-variables.js';
 export type { Completer, CompletionResult } from './primitives/completions.js';
 export type { StandardSchemaV1, JsonSchema, SchemaLike, JsonSchemaConverter } from './schema/standard-schema.js';
+export type { FromJsonSchema } from './schema/json-schema-types.js';
 export { MemoryBus, type BusEvent, type NotificationBus } from './bus.js';
 export { MemoryTaskStore } from './state/memory-task-store.js';
 export {

@@ -208,12 +208,19 @@ export class MiniMCP<Scope = unknown> {
 
   // ---- registration -------------------------------------------------------------------------------
 
-  /** Registers a tool; argument and result types follow from the `input` and `output` schemas. */
-  tool<In extends SchemaLike | undefined = undefined, Out extends SchemaLike | undefined = undefined>(
+  /**
+   * Registers a tool; argument and result types follow from the `input` and `output` schemas (a raw
+   * JSON Schema written inline is read literally). Two signatures, with `output` first: a returned
+   * result literal keeps its content types, and a tool without `output` gets a concrete `unknown`
+   * result type (a `new Promise(...)` in its handler infers freely).
+   */
+  tool<const In extends SchemaLike | undefined, const Out extends SchemaLike>(
     name: string,
-    options: ToolOptions<In, Out>,
-    handler: ToolHandler<Scope, In, Out>,
-  ): this {
+    options: ToolOptions<In, Out> & { output: Out },
+    handler: ToolHandler<Scope, NoInfer<In>, NoInfer<Out>>,
+  ): this;
+  tool<const In extends SchemaLike | undefined = undefined>(name: string, options: ToolOptions<In, undefined>, handler: ToolHandler<Scope, NoInfer<In>, undefined>): this;
+  tool(name: string, options: ToolOptions<SchemaLike | undefined, SchemaLike | undefined>, handler: ToolHandler<Scope, undefined, undefined>): this {
     this.#core.tools.register({ ...options, name, handler });
     return this;
   }
@@ -232,7 +239,8 @@ export class MiniMCP<Scope = unknown> {
     return this;
   }
 
-  resourceTemplate(uriTemplate: string, options: TemplateOptions, read: TemplateReader<Scope>): this {
+  /** Registers an RFC 6570 template; the reader's variables are typed from the template string. */
+  resourceTemplate<T extends string>(uriTemplate: T, options: TemplateOptions<NoInfer<T>>, read: TemplateReader<Scope, NoInfer<T>>): this {
     this.#core.resources.addTemplate(uriTemplate, options, read);
     return this;
   }

@@ -54,3 +54,6 @@ export function createMathServer(): MiniMCP {
   );
   return mcp;
 }
+
+// `npm run dev` (minimcp dev) serves the default export: a MiniMCP, or a function returning one.
+export default createMathServer;

@@ -7,6 +7,7 @@ import type { Request, RequestHandler } from 'express';
 import type { MiniMCP } from '../server.js';
 import { createNodeHandler } from '../transports/http/node.js';
 import type { HttpOptions } from '../transports/http/options.js';
+import type { ScopedOptions } from '../transports/scoped-options.js';
 
 export interface ExpressOptions<Scope> extends HttpOptions {
   /** Who is calling, from the Express request. Throw an McpError with httpStatus 401 to refuse. */
@@ -21,10 +22,11 @@ export interface ExpressOptions<Scope> extends HttpOptions {
  * app.all('/mcp', mcpExpress(mcp, { scope: (req) => userOf(req.get('authorization')) }));
  * ```
  */
+export function mcpExpress<Scope>(mcp: MiniMCP<Scope>, ...options: ScopedOptions<Scope, ExpressOptions<NoInfer<Scope>>>): RequestHandler;
 export function mcpExpress<Scope>(mcp: MiniMCP<Scope>, options: ExpressOptions<Scope> = {}): RequestHandler {
   const { scope, ...http } = options;
   if (scope !== undefined && typeof scope !== 'function') throw new TypeError('mcpExpress option scope must be a function');
-  const handle = createNodeHandler<Scope>(mcp, {
+  const handle = createNodeHandler(mcp as MiniMCP<unknown>, { // the public signature checked the scope already
     ...http,
     // Express hands the same object to its middleware: an IncomingMessage extended into its Request.
     scope: scope && ((req: IncomingMessage) => scope(req as Request)),

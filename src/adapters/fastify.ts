@@ -7,6 +7,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { MiniMCP } from '../server.js';
 import { createNodeHandler } from '../transports/http/node.js';
 import type { HttpOptions } from '../transports/http/options.js';
+import type { ScopedOptions } from '../transports/scoped-options.js';
 
 export interface FastifyOptions<Scope> extends HttpOptions {
   /** The endpoint, under the prefix the plugin is registered with. Default /mcp. */
@@ -25,11 +26,12 @@ export interface FastifyOptions<Scope> extends HttpOptions {
  * await app.register(mcpFastify(mcp, { scope: (request) => userOf(request.headers.authorization) }));
  * ```
  */
+export function mcpFastify<Scope>(mcp: MiniMCP<Scope>, ...options: ScopedOptions<Scope, FastifyOptions<NoInfer<Scope>>>): FastifyPluginAsync;
 export function mcpFastify<Scope>(mcp: MiniMCP<Scope>, options: FastifyOptions<Scope> = {}): FastifyPluginAsync {
   const { path = '/mcp', scope, ...http } = options;
   if (scope !== undefined && typeof scope !== 'function') throw new TypeError('mcpFastify option scope must be a function');
   const requests = new WeakMap<IncomingMessage, FastifyRequest>();
-  const handle = createNodeHandler<Scope>(mcp, {
+  const handle = createNodeHandler(mcp as MiniMCP<unknown>, { // the public signature checked the scope already
     ...http,
     scope: scope && ((raw: IncomingMessage) => scope(requests.get(raw)!)),
   });

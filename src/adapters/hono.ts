@@ -6,6 +6,7 @@ import type { Context, Env } from 'hono';
 import type { MiniMCP } from '../server.js';
 import { createFetchHandler } from '../transports/http/fetch-handler.js';
 import type { HttpOptions } from '../transports/http/options.js';
+import type { ScopedOptions } from '../transports/scoped-options.js';
 
 /** E defaults to `any` as in Hono; annotate the factory's `c: Context<AppEnv>` to type `c.get()`. */
 export interface HonoOptions<Scope, E extends Env = any> extends HttpOptions {
@@ -21,6 +22,10 @@ export interface HonoOptions<Scope, E extends Env = any> extends HttpOptions {
  * app.all('/mcp', mcpHono(mcp, { scope: (c) => c.get('user') }));
  * ```
  */
+export function mcpHono<Scope, E extends Env = any>(
+  mcp: MiniMCP<Scope>,
+  ...options: ScopedOptions<Scope, HonoOptions<NoInfer<Scope>, E>>
+): (c: Context<E>) => Promise<Response>;
 export function mcpHono<Scope, E extends Env = any>(
   mcp: MiniMCP<Scope>,
   options: HonoOptions<Scope, E> = {},

@@ -1,5 +1,5 @@
 /** Turns what handlers return into MCP content, messages and resource contents, plus helpers to build them. */
-import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
 import type {
   Annotations, AudioContent, BlobResourceContents, CallToolResult, ContentBlock, EmbeddedResource, GetPromptResult,
   ImageContent, PromptMessage, ReadResourceResult, ResourceContents, ResourceLink, TextContent,

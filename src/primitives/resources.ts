@@ -10,6 +10,7 @@ import type { Completer } from './completions.js';
 import { toReadResult } from './content.js';
 import type { MaybePromise } from './tools.js';
 import { Registry } from './registry.js';
+import type { TemplateVariableName, TemplateVariables } from './template-variables.js';
 import { canonicalUri, parseUriTemplate, type UriTemplate } from './uri-template.js';
 
 export interface ResourceOptions {
@@ -25,9 +26,9 @@ export interface ResourceOptions {
   cache?: CacheHint;
 }
 
-export interface TemplateOptions extends Omit<ResourceOptions, 'size'> {
+export interface TemplateOptions<T extends string = string> extends Omit<ResourceOptions, 'size'> {
   /** Completion for template variables, by variable name. */
-  complete?: Record<string, Completer>;
+  complete?: { [K in TemplateVariableName<T>]?: Completer };
 }
 
 /**
@@ -35,9 +36,9 @@ export interface TemplateOptions extends Omit<ResourceOptions, 'size'> {
  * an array of those, or a full ReadResourceResult. `undefined` means "no such resource".
  */
 export type ResourceReader<Scope> = (uri: string, ctx: Context<Scope>) => MaybePromise<unknown>;
-export type TemplateReader<Scope> = (
+export type TemplateReader<Scope, T extends string = string> = (
   uri: string,
-  variables: Record<string, string | string[]>,
+  variables: TemplateVariables<T>,
   ctx: Context<Scope>,
 ) => MaybePromise<unknown>;
 
@@ -90,7 +91,7 @@ export class ResourceRegistry<Scope> {
   }
 
   /** Registers an RFC 6570 template such as `file:///{+path}`; returns a function that removes it. */
-  addTemplate(uriTemplate: string, options: TemplateOptions, read: TemplateReader<Scope>): () => boolean {
+  addTemplate<T extends string>(uriTemplate: T, options: TemplateOptions<NoInfer<T>>, read: TemplateReader<Scope, NoInfer<T>>): () => boolean {
     const template = parseUriTemplate(canonicalUri(uriTemplate));
     const { complete, ...wire } = options;
     const entry: TemplateEntry<Scope> = {
@@ -98,8 +99,8 @@ export class ResourceRegistry<Scope> {
       mimeType: options.mimeType,
       cache: options.cache,
       template,
-      complete,
-      read,
+      complete: complete as Record<string, Completer> | undefined,
+      read: read as TemplateReader<Scope>,
     };
     return this.#templates.add(uriTemplate, entry);
   }

@@ -4,15 +4,21 @@ import { McpError, ProtocolError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { paramHeadersOf, type ParamHeader } from '../protocol/standard-headers.js';
 import {
-  compileSchema, type CompiledSchema, type InferOutput, type JsonSchemaConverter, type SchemaLike, type StandardSchemaV1, type Validation,
+  compileSchema, type CompiledSchema, type InferOutput, type JsonSchema, type JsonSchemaConverter, type SchemaLike, type StandardSchemaV1, type Validation,
 } from '../schema/standard-schema.js';
+import type { FromJsonSchema } from '../schema/json-schema-types.js';
 import type { CallToolResult, ClientCapabilities, Icon, ToolAnnotations } from '../types.js';
 import { structuredOf, toToolResult, toolError, withStructured } from './content.js';
 import { Registry } from './registry.js';
 
 export type MaybePromise<T> = T | Promise<T>;
-export type ToolArgs<In> = In extends StandardSchemaV1 ? InferOutput<In> : Record<string, unknown>;
-export type ToolReturn<Out> = Out extends StandardSchemaV1 ? InferOutput<Out> | CallToolResult : unknown;
+export type ToolArgs<In> = In extends StandardSchemaV1 ? InferOutput<In> : In extends JsonSchema ? ArgsOf<FromJsonSchema<In>> : Record<string, unknown>;
+/** CallToolResult stays outside the conditional, so a returned result literal keeps its contextual type ('text'). */
+export type ToolReturn<Out> =
+  | CallToolResult
+  | (Out extends StandardSchemaV1 ? InferOutput<Out> : Out extends JsonSchema ? FromJsonSchema<Out, false> : unknown);
+/** A raw schema whose shape is not known at compile time still gives an arguments object. */
+type ArgsOf<T> = unknown extends T ? Record<string, unknown> : T;
 
 export interface ToolOptions<In extends SchemaLike | undefined = undefined, Out extends SchemaLike | undefined = undefined> {
   title?: string;

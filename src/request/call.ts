@@ -106,7 +106,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     const loading = facts.connection === undefined && (facts.session !== undefined || (facts.sessions === true && this.method === 'initialize'))
       ? loadNodeCrypto()
       : undefined;
-    if (loading) {
+    if (loading !== undefined) {
       loading.then(() => this.#later(true), (error: unknown) => this.#reply(this.#unexpected(error)));
       return undefined;
     }
@@ -207,7 +207,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     if (this.aborted) return this.#abortedOutcome(); // a dead connection, a cancel while queued
     const retry = this.modern !== undefined && this.#spec.mrtr === true && this.params.requestState !== undefined;
     const loading = retry ? loadNodeCrypto() : undefined;
-    if (loading) {
+    if (loading !== undefined) {
       // Opening the MRTR state needs node:crypto, loaded on the first round; then this runs again.
       loading.then(() => this.#later(), (error: unknown) => this.#reply(this.#failure(error)));
       return undefined;
@@ -322,7 +322,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     if (!this.#waiting) return;
     // Sealing the MRTR state needs node:crypto, loaded on the first round.
     const loading = why === 'input' ? loadNodeCrypto() : undefined;
-    if (loading) {
+    if (loading !== undefined) {
       loading.then(() => this.#conclude() && this.#reply(this.#stopped(why)), (error: unknown) => this.#conclude() && this.#reply(this.#failure(error)));
     } else if (this.#conclude()) this.#reply(this.#stopped(why));
   }

@@ -10,6 +10,7 @@ import type { Connection, MessageFacts, Outcome, OutcomeSink, Send } from '../co
 import { ErrorCode, McpError } from '../protocol/errors.js';
 import { errorResponse, serializeMessage, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { MiniMCP } from '../server.js';
+import type { ScopedOptions } from './scoped-options.js';
 
 export interface StdioOptions<Scope> {
   input?: Readable;
@@ -40,6 +41,7 @@ const NEWLINE = 0x0a;
  */
 let streams = 0;
 
+export function serveStdio<Scope>(mcp: MiniMCP<Scope>, ...options: ScopedOptions<Scope, StdioOptions<NoInfer<Scope>>>): StdioConnection;
 export function serveStdio<Scope>(mcp: MiniMCP<Scope>, options: StdioOptions<Scope> = {}): StdioConnection {
   return new StdioStream(mcp, options);
 }

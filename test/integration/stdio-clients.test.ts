@@ -691,7 +691,7 @@ describe('raw protocol over the real child process', { timeout: TEST_TIMEOUT }, 
     expect(init.result).toMatchObject({ protocolVersion: LEGACY, serverInfo: { name: 'minimcp-math' }, capabilities: { tools: {} } });
 
     const legacyList = await raw.request('tools/list', {});
-    expect((legacyList.result?.tools as unknown[]).length).toBe(4);
+    expect((legacyList.result!.tools as unknown[]).length).toBe(4);
     expect(legacyList.result).not.toHaveProperty('resultType');
 
     const discover = await raw.modern('server/discover');
@@ -709,7 +709,7 @@ describe('raw protocol over the real child process', { timeout: TEST_TIMEOUT }, 
     const modernList = await raw.modern('tools/list');
     expect(modernList.result).toMatchObject({ resultType: 'complete', cacheScope: expect.stringMatching(/^(public|private)$/) });
     expect(Number.isInteger(modernList.result?.ttlMs)).toBe(true);
-    expect((modernList.result?.tools as { name: string }[]).map((t) => t.name)).toEqual(TOOL_NAMES);
+    expect((modernList.result!.tools as { name: string }[]).map((t) => t.name)).toEqual(TOOL_NAMES);
 
     const call = await raw.modern('tools/call', { name: 'add', arguments: { a: 1, b: 2 } });
     expect(call.result).toMatchObject({ resultType: 'complete', structuredContent: { result: 3 } });
@@ -773,7 +773,7 @@ describe('raw protocol over the real child process', { timeout: TEST_TIMEOUT }, 
     // Two requests in one write, the first CRLF-terminated, with blank lines around.
     raw.write('\n\r\n{"jsonrpc":"2.0","id":"a","method":"ping"}\r\n{"jsonrpc":"2.0","id":"b","method":"tools/list"}\n\n');
     expect((await raw.response('a')).result).toEqual({});
-    expect(((await raw.response('b')).result?.tools as unknown[]).length).toBe(4);
+    expect(((await raw.response('b')).result!.tools as unknown[]).length).toBe(4);
 
     // One request split over three writes with pauses; its text holds multi-byte characters and the
     // split lands inside a 4-byte character.

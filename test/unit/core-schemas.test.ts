@@ -168,6 +168,7 @@ describe('raw JSON Schema', () => {
   it('an output JSON Schema with an array root is allowed and validated', async () => {
     const m = new MiniMCP(base);
     m.tool('arr', { output: { type: 'array', items: { type: 'number' } } }, () => [1, 2]);
+    // @ts-expect-error deliberately breaks the output schema: the run-time check is under test
     m.tool('arrBad', { output: { type: 'array', items: { type: 'number' } } }, () => ['x']);
     expect(await call(m, 'arr', {})).toEqual({ content: [{ type: 'text', text: '[1,2]' }], structuredContent: [1, 2] });
     expect((await call(m, 'arrBad', {})).isError).toBe(true);

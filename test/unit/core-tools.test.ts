@@ -234,6 +234,7 @@ describe('tools/call: output schemas', () => {
     input: z.object({ a: z.number(), b: z.number() }),
     output: z.object({ sum: z.number() }),
   }, ({ a, b }) => ({ sum: a + b }));
+  // @ts-expect-error deliberately breaks the output schema: the run-time check is under test
   mcp.tool('liar', { output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] } }, () => ({ sum: 'many' }));
   mcp.tool('full', { output: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }, () => ({
     content: [{ type: 'text', text: 'custom' }], structuredContent: { n: 3 },

@@ -133,6 +133,8 @@ class FetchExchange<Scope> implements Exchange<Scope> {
 }
 
 /** A fetch-style handler for one MiniMCP instance; mount it on your MCP path (POST). */
+/** The scope may come from `options.scope` or per call (`handler(request, { scope })`), so neither is required here. */
+export function createFetchHandler<Scope>(mcp: MiniMCP<Scope>, options?: FetchHandlerOptions<NoInfer<Scope>>): FetchHandler<Scope>;
 export function createFetchHandler<Scope>(mcp: MiniMCP<Scope>, options: FetchHandlerOptions<Scope> = {}): FetchHandler<Scope> {
   const settings: Settings = resolveSettings(options);
   const factory = options.scope;

@@ -7,9 +7,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { MiniMCP } from '../../server.js';
 import { Cancellation } from '../../context/cancellation.js';
+import { DEV_HOOK, type DevHook } from '../../dev/hook.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { resolveSettings, type HttpOptions, type Settings } from './options.js';
 import { serveExchange } from './serve-exchange.js';
+import type { ScopedOptions } from '../scoped-options.js';
 
 export interface NodeHandlerOptions<Scope> extends HttpOptions {
   /** Who is calling, from the request (e.g. a verified token). Throw an McpError with httpStatus 401 to refuse. */
@@ -166,6 +168,7 @@ class NodeExchange<Scope> implements Exchange<Scope> {
 }
 
 /** A node:http request listener for one MiniMCP instance; mount it on your MCP path. */
+export function createNodeHandler<Scope>(mcp: MiniMCP<Scope>, ...options: ScopedOptions<Scope, NodeHandlerOptions<NoInfer<Scope>>>): NodeHandler;
 export function createNodeHandler<Scope>(mcp: MiniMCP<Scope>, options: NodeHandlerOptions<Scope> = {}): NodeHandler {
   const settings: Settings = resolveSettings(options);
   const factory = options.scope;
@@ -195,10 +198,14 @@ export interface RunningServer {
 const NOT_FOUND = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Not Found' } });
 
 /** Serves one MiniMCP instance over HTTP on its own node:http server. */
+export function serve<Scope>(mcp: MiniMCP<Scope>, ...options: ScopedOptions<Scope, ServeOptions<NoInfer<Scope>>>): Promise<RunningServer>;
 export async function serve<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Scope> = {}): Promise<RunningServer> {
+  // Under `minimcp dev` the dev server owns the address (src/dev/child.ts).
+  const dev = (globalThis as Record<symbol, DevHook<MiniMCP<Scope>, ServeOptions<Scope>, RunningServer> | undefined>)[DEV_HOOK];
+  if (dev) return dev.serve(mcp, options);
   const { port = 0, host = '127.0.0.1', path = '/mcp', ...handlerOptions } = options;
   if (!path.startsWith('/')) throw new TypeError(`serve() option path must start with "/", got ${path}`);
-  const handler = createNodeHandler(mcp, handlerOptions);
+  const handler = createNodeHandler(mcp as MiniMCP<unknown>, handlerOptions); // the public signature checked the scope already
   const server = createServer((req, res) => {
     const url = req.url ?? '/';
     const query = url.indexOf('?');

@@ -12,6 +12,7 @@ import type { StreamReader } from './event-store.js';
 import type { CancelSignal } from '../../context/cancellation.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { ACCEPTS_JSON, ACCEPTS_SSE, acceptedTypes, isJsonContentType } from './media-types.js';
+import { answerPreflight, corsAllows, withCors } from './cors.js';
 import { hostAllowed, originAllowed } from './origin.js';
 import type { Settings } from './options.js';
 import { PostStream, SSE_HEADERS, streamOwner, writeKeepAlive } from './sse.js';
@@ -49,13 +50,16 @@ function paramsOf(value: unknown): JsonObject | undefined {
  * whose handler answers synchronously goes from body to response without a single promise, which
  * matters on Node 20, where AsyncLocalStorage makes every promise cost.
  */
-export function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>): void {
+export function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settings, exchange: Exchange<Scope>): void {
+  const cors = settings.cors;
+  const ex = cors ? withCors(cors, exchange) : exchange;
   const post = new PostExchange(mcp, settings, ex);
   try {
     const hosts = settings.hosts;
-    if (hosts && (!hostAllowed(hosts, ex.get('host')) || !originAllowed(hosts, ex.get('origin')))) {
+    if (hosts && (!hostAllowed(hosts, ex.get('host')) || !(originAllowed(hosts, ex.get('origin')) || corsAllows(cors, ex.get('origin'))))) {
       return refuse(ex, 403, -32600, 'Forbidden: Host or Origin not allowed');
     }
+    if (cors && ex.method === 'OPTIONS') return answerPreflight(cors, ex);
     if (ex.method !== 'POST') {
       const lastEventId = ex.method === 'GET' && settings.streamable ? ex.get('last-event-id') : undefined;
       if (lastEventId !== undefined) return void resume(mcp, settings, ex, lastEventId).catch((error: unknown) => post.fail(error));
