@@ -29,17 +29,19 @@ try {
     timeout: { type: 'string', default: '15000' }, // per scenario; the suite's default is 30 s
     verbose: { type: 'boolean', default: false },
     server: { type: 'string' }, // another fixture file, e.g. for trying the script itself
+    url: { type: 'string' }, // a fixture already running elsewhere (another runtime): none is started
     out: { type: 'string' },
     help: { type: 'boolean', default: false },
   } }));
 } catch (e) { die(e.message); }
 if (opt.help) {
   console.log(`usage: npm run conformance -- [--suite all | --scenario NAME] [--timeout MS] [--verbose]
-         [--server FILE (default ${FIXTURE})] [--out DIR (default: a fresh tmp dir)]
+         [--server FILE (default ${FIXTURE}) | --url URL (a fixture already serving)] [--out DIR (default: a fresh tmp dir)]
 env CONFORMANCE_NODE=/path/to/node22 overrides the private Node 22 binary.`);
   process.exit(0);
 }
 if (opt.suite && opt.scenario) die('--suite and --scenario cannot be combined');
+if (opt.server && opt.url) die('--server and --url cannot be combined');
 
 function die(msg) { console.error(`conformance: ${msg}`); process.exit(2); }
 const log = (msg) => console.error(`[conformance] ${msg}`);
@@ -196,10 +198,13 @@ async function main() {
     ensureInstalled();
     const node = pickNode();
     runs = plan();
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}/mcp`;
     const out = resolve(opt.out ?? mkdtempSync(join(tmpdir(), 'minimcp-conformance-')));
-    await startFixture(port, url);
+    let url = opt.url;
+    if (url === undefined) {
+      const port = await freePort();
+      url = `http://127.0.0.1:${port}/mcp`;
+      await startFixture(port, url);
+    }
     while (runs.length) {
       const run = runs.shift();
       const dir = join(out, run.label.replace(/\W+/g, '-'));

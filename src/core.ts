@@ -3,6 +3,7 @@ import type { NotificationBus } from './bus.js';
 import type { CancelSignal } from './context/cancellation.js';
 import type { PendingRequests } from './context/client-requests.js';
 import type { Context } from './context/context.js';
+import type { PrincipalQuota } from './context/principal.js';
 import type { ConcurrencyGate, IdleSweeper } from './request/limits.js';
 import type { RequestRegistry } from './request/in-flight.js';
 import type { RequestStateCodec } from './context/request-state.js';
@@ -58,6 +59,10 @@ export interface MessageFacts<Scope = unknown> {
   sessions?: boolean;
   /** 2025 HTTP SSE only (SEP-1699): ends the response stream early; the rest is delivered on a resuming GET. */
   closeStream?: () => void;
+  /** A stream transport (stdio): a 2025 request before `initialize` is refused (see request/call.ts). */
+  requireInitialize?: boolean;
+  /** Keeps the runtime working on a promise after the response (Workers' `ctx.waitUntil`); undefined where the process lives on anyway. */
+  waitUntil?: (promise: Promise<unknown>) => void;
 }
 
 /** @deprecated The old name of MessageFacts. */
@@ -114,8 +119,8 @@ export interface Core<Scope> {
   readonly inFlight: RequestRegistry;
   readonly gate: ConcurrencyGate;
   readonly idle: IdleSweeper;
-  /** Open `subscriptions/listen` streams, and how many may be open at once. */
-  readonly streams: { open: number; readonly max: number };
+  /** Open `subscriptions/listen` streams: at most `maxStreams`, and `maxStreamsPerPrincipal` per principal. */
+  readonly streams: PrincipalQuota;
   readonly stateCodec: RequestStateCodec;
   readonly sessions: SessionCodec;
   readonly hooks: Hooks<Scope>[];

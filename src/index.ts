@@ -13,6 +13,7 @@ export type {
 export { LEGACY_VERSIONS, MODERN_VERSIONS, META, type Era } from './protocol/versions.js';
 export { encodeHeaderValue, decodeHeaderValue, type HeaderLookup } from './protocol/standard-headers.js';
 export { content } from './primitives/content.js';
+export { safeJoin } from './primitives/safe-join.js';
 export type { ToolOptions, ToolHandler, ToolDefinition, ToolArgs, TaskSupport } from './primitives/tools.js';
 export type { PromptOptions, PromptHandler, PromptArgument } from './primitives/prompts.js';
 export type { ResourceOptions, TemplateOptions, ResourceReader, TemplateReader } from './primitives/resources.js';

@@ -1,7 +1,7 @@
 /**
  * A module imported on first need and then kept: `loaded` is there synchronously once `load()` has
- * resolved. Used for what most servers never touch at start-up (the JSON Schema validator,
- * node:crypto), because loading them is a large part of a cold start.
+ * resolved. Used for what most servers never touch at start-up (the JSON Schema validator), because
+ * loading it is a large part of a cold start.
  */
 export interface LazyModule<T> {
   readonly loaded: T | undefined;

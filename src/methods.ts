@@ -30,7 +30,8 @@ export interface MethodSpec {
   run(core: Core<any>, call: MethodCall<any>): Promise<JsonObject> | JsonObject;
 }
 
-const MAX_URI_LENGTH = 65_536;
+/** Real URIs stay far below this; template matching costs time linear in the length, per template. */
+const MAX_URI_LENGTH = 8_192;
 
 const stringParam = (params: JsonObject, name: string): string => {
   const value = params[name];
@@ -166,25 +167,80 @@ function discover(core: Core<any>): JsonObject {
   return result;
 }
 
-/** Which bus events a `subscriptions/listen` filter asked for (only what we can honour). */
-function honoured(filter: JsonObject, call: MethodCall<any>): JsonObject {
-  const out: JsonObject = {};
-  for (const key of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const) {
-    if (filter[key] === true) out[key] = true;
+/** What a listen stream keeps for its life: the flags and a set of URIs, never the client's params. */
+interface ListenFilter {
+  toolsListChanged: boolean;
+  promptsListChanged: boolean;
+  resourcesListChanged: boolean;
+  uris: Set<string> | undefined;
+  /** Tasks extension: the caller's tasks to report on (notifications/tasks). */
+  taskIds: string[] | undefined;
+}
+
+/**
+ * A listen request lives as long as its stream, and so does everything it carried: its params are
+ * capped (about their JSON size), not just the body, and so is the number of URIs it may watch.
+ */
+export const MAX_LISTEN_URIS = 1_000;
+export const MAX_LISTEN_PARAMS_CHARS = 128 * 1024;
+
+/** Whether a parsed JSON value is at most about `limit` characters of JSON; stops counting past it. */
+function jsonWithin(value: unknown, limit: number): boolean {
+  const pending: unknown[] = [value];
+  let size = 0;
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') size += item.length + 2;
+    else if (Array.isArray(item)) {
+      size += item.length + 2;
+      for (const v of item) pending.push(v);
+    } else if (typeof item === 'object' && item !== null) {
+      for (const key of Object.keys(item)) {
+        size += key.length + 4;
+        pending.push((item as JsonObject)[key]);
+      }
+    } else size += 5;
+    if (size > limit) return false;
   }
-  const uris = filter.resourceSubscriptions;
-  if (Array.isArray(uris) && uris.every((u) => typeof u === 'string')) out.resourceSubscriptions = uris;
+  return true;
+}
+
+/** Which bus events a `subscriptions/listen` filter asked for (only what we can honour); -32602 past the caps. */
+function honoured(filter: JsonObject, call: MethodCall<any>): ListenFilter {
+  const chosen: ListenFilter = {
+    toolsListChanged: filter.toolsListChanged === true,
+    promptsListChanged: filter.promptsListChanged === true,
+    resourcesListChanged: filter.resourcesListChanged === true,
+    uris: undefined,
+    taskIds: undefined,
+  };
   const taskIds = filter.taskIds;
-  if (Array.isArray(taskIds) && taskIds.every((t) => typeof t === 'string') && declaresTasks(call)) out.taskIds = taskIds;
+  if (Array.isArray(taskIds) && taskIds.every((t) => typeof t === 'string') && declaresTasks(call)) {
+    if (taskIds.length > MAX_LISTEN_URIS) throw invalidParams(`taskIds holds more than ${MAX_LISTEN_URIS} ids`);
+    chosen.taskIds = [...new Set(taskIds as string[])];
+  }
+  const list = filter.resourceSubscriptions;
+  if (!Array.isArray(list) || !list.every((u) => typeof u === 'string')) return chosen;
+  if (list.length > MAX_LISTEN_URIS) throw invalidParams(`resourceSubscriptions holds more than ${MAX_LISTEN_URIS} URIs`);
+  chosen.uris = new Set(list as string[]);
+  return chosen;
+}
+
+/** The filter as acknowledged to the client (the keys it set, nothing else). */
+function acknowledged(chosen: ListenFilter): JsonObject {
+  const out: JsonObject = {};
+  for (const key of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const) if (chosen[key]) out[key] = true;
+  if (chosen.uris !== undefined) out.resourceSubscriptions = [...chosen.uris];
+  if (chosen.taskIds !== undefined) out.taskIds = chosen.taskIds;
   return out;
 }
 
-function wants(filter: JsonObject, event: BusEvent): boolean {
+function wants(filter: ListenFilter, event: BusEvent): boolean {
   switch (event.type) {
-    case 'tools/list_changed': return filter.toolsListChanged === true;
-    case 'prompts/list_changed': return filter.promptsListChanged === true;
-    case 'resources/list_changed': return filter.resourcesListChanged === true;
-    case 'resources/updated': return (filter.resourceSubscriptions as string[] | undefined)?.includes(event.uri) === true;
+    case 'tools/list_changed': return filter.toolsListChanged;
+    case 'prompts/list_changed': return filter.promptsListChanged;
+    case 'resources/list_changed': return filter.resourcesListChanged;
+    case 'resources/updated': return filter.uris?.has(event.uri) === true;
   }
 }
 
@@ -194,27 +250,30 @@ async function listen(core: Core<any>, call: MethodCall<any>): Promise<JsonObjec
   if (!send) throw internalError('subscriptions/listen needs a streaming transport');
   const filter = call.params.notifications;
   if (!isObject(filter)) throw invalidParams('params.notifications must be an object');
-  // Streams hold no concurrency slot, so they have a cap of their own.
-  if (core.streams.open >= core.streams.max) throw overloaded();
-  core.streams.open++;
+  if (!jsonWithin(call.params, MAX_LISTEN_PARAMS_CHARS)) {
+    throw invalidParams(`subscriptions/listen params are larger than ${MAX_LISTEN_PARAMS_CHARS} characters`);
+  }
+  const chosen = honoured(filter as JsonObject, call);
+  // Streams hold no concurrency slot, so they have a cap of their own, in all and per principal.
+  const principal = core.principalOf(call.ctx.scope);
+  if (!core.streams.acquire(principal)) throw overloaded();
   try {
-    return await stream(core, call, send, filter as JsonObject);
+    return await stream(core, call, send, chosen);
   } finally {
-    core.streams.open--;
+    core.streams.release(principal);
   }
 }
 
-async function stream(core: Core<any>, call: MethodCall<any>, send: Send, filter: JsonObject): Promise<JsonObject> {
+async function stream(core: Core<any>, call: MethodCall<any>, send: Send, chosen: ListenFilter): Promise<JsonObject> {
   const subscriptionId = call.id;
   const tag = { [META.subscriptionId]: subscriptionId };
-  const chosen = honoured(filter, call);
-  send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: tag, notifications: chosen } });
+  send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: tag, notifications: acknowledged(chosen) } });
   const unsubscribe = core.bus.subscribe((event) => {
     if (!wants(chosen, event)) return;
     const { method, params } = notificationOf(event);
     send({ jsonrpc: '2.0', method, params: { ...params, _meta: tag } });
   });
-  const unwatch = chosen.taskIds ? watchTasks(core, call, chosen.taskIds as string[], send, tag) : undefined;
+  const unwatch = chosen.taskIds ? watchTasks(core, call, chosen.taskIds, send, tag) : undefined;
   const signal = call.ctx.signal;
   await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
   unsubscribe();

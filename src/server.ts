@@ -4,13 +4,14 @@
  */
 import { MemoryBus, type NotificationBus } from './bus.js';
 import { PendingRequests } from './context/client-requests.js';
-import { RequestStateCodec, Signer, loadNodeCrypto } from './context/request-state.js';
+import { RequestStateCodec, Signer, loadCrypto } from './context/request-state.js';
 import { SessionCodec } from './context/sessions.js';
 import type { CacheSettings, Core, Hooks, MessageFacts, Outcome, OutcomeSink, RequestInfo } from './core.js';
 import { Call, ownerKey } from './request/call.js';
 import { RequestRegistry } from './request/in-flight.js';
 import { ConcurrencyGate, IdleSweeper } from './request/limits.js';
 import { NO_REPLY, errorOutcome } from './request/outcome.js';
+import { PrincipalQuota } from './context/principal.js';
 import { ErrorCode, McpError, internalError, invalidRequest } from './protocol/errors.js';
 import { parseJson, readEnvelope, serializeMessage, type JsonObject, type RequestId } from './protocol/jsonrpc.js';
 import { PromptRegistry, type PromptArgument, type PromptHandler, type PromptOptions } from './primitives/prompts.js';
@@ -42,6 +43,8 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   maxQueue?: number;
   /** Open 2026 `subscriptions/listen` streams at once (they hold no handler slot); past it, overload (503). Default 1000. */
   maxStreams?: number;
+  /** Open listen streams of any one principal (see `principal`); past it, overload (503). Default 10. */
+  maxStreamsPerPrincipal?: number;
   /** How long a queued request waits for a slot. Default 5 s. */
   queueTimeoutMs?: number;
   /** How long a 2025 handler waits for the client's answer to elicitation, sampling or roots. Default 5 min. */
@@ -170,7 +173,7 @@ export class MiniMCP<Scope = unknown> {
         positiveInt(options, 'maxConcurrencyPerPrincipal', Math.ceil(maxConcurrency / 2), maxConcurrency),
       ),
       idle: new IdleSweeper(idleTimeoutMs),
-      streams: { open: 0, max: positiveInt(options, 'maxStreams', 1_000) },
+      streams: new PrincipalQuota(positiveInt(options, 'maxStreams', 1_000), positiveInt(options, 'maxStreamsPerPrincipal', 10)),
       stateCodec: new RequestStateCodec(signer, positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
       sessions: new SessionCodec(signer),
       hooks: [],
@@ -360,7 +363,7 @@ export class MiniMCP<Scope = unknown> {
   #connectionId(facts: MessageFacts<Scope>, principal: string): string | undefined | null {
     if (facts.connection !== undefined || facts.session === undefined) return facts.connection?.id;
     // Without node:crypto loaded, this process minted no session: nothing here can belong to one.
-    if (loadNodeCrypto() !== undefined) return null;
+    if (loadCrypto() !== undefined) return null;
     return this.#core.sessions.open(facts.session, principal)?.id ?? null;
   }
 

@@ -29,7 +29,8 @@ export const DEMO_TOKENS: Readonly<Record<string, User>> = {
 const REQUIRED_SCOPE = 'mcp:tools';
 
 export function createAuthMcp(): MiniMCP<{ user: User }> {
-  const mcp = new MiniMCP<{ user: User }>({ name: 'minimcp-auth', version: '1.0.0' });
+  // The principal: MRTR state and per-principal quotas are bound to the verified user (docs/security.md).
+  const mcp = new MiniMCP<{ user: User }>({ name: 'minimcp-auth', version: '1.0.0', principal: (scope) => scope?.user.id });
   mcp.tool('whoami', { description: 'Who the bearer token belongs to' }, (_args, ctx) => `${ctx.scope.user.name} (${ctx.scope.user.id})`);
   return mcp;
 }

@@ -13,12 +13,26 @@
  *
  * Names, texts and schemas are fixed by the suite (see its `everything-server.ts` and scenario sources).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ErrorCode, McpError, MiniMCP, content,
   type Context, type CreateMessageResult, type ElicitResult, type JsonObject,
 } from '../../src/index.js';
 import { registerTaskTools } from './task-tools.js';
+
+/** Waits `ms`, or rejects when the request is cancelled. Web APIs only, so the fixture runs on every runtime. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      if (signal.aborted) reject(signal.reason);
+      else resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
 
 // ---- constants the suite checks -----------------------------------------------------------------
 
@@ -153,9 +167,9 @@ export function createConformanceFixture(options: ConformanceFixtureOptions = {}
   mcp.tool('test_tool_with_logging', { description: 'Tests tool that emits log messages during execution' },
     async (_args, ctx) => {
       ctx.log('info', 'Tool execution started');
-      await sleep(step, undefined, { signal: ctx.signal });
+      await sleep(step, ctx.signal);
       ctx.log('info', 'Tool processing data');
-      await sleep(step, undefined, { signal: ctx.signal });
+      await sleep(step, ctx.signal);
       ctx.log('info', 'Tool execution completed');
       return 'Tool with logging executed successfully';
     });
@@ -163,7 +177,7 @@ export function createConformanceFixture(options: ConformanceFixtureOptions = {}
   mcp.tool('test_tool_with_progress', { description: 'Tests tool that reports progress notifications' },
     async (_args, ctx) => {
       for (const done of [0, 50, 100]) {
-        if (done > 0) await sleep(step, undefined, { signal: ctx.signal });
+        if (done > 0) await sleep(step, ctx.signal);
         ctx.progress(done, 100, `Completed step ${done} of 100`);
       }
       return 'Tool with progress executed successfully';
@@ -201,7 +215,7 @@ export function createConformanceFixture(options: ConformanceFixtureOptions = {}
     description: 'Tests SSE stream disconnection and client reconnection (SEP-1699)',
   }, async (_args, ctx) => {
     ctx.closeStream();
-    await sleep(100, undefined, { signal: ctx.signal });
+    await sleep(100, ctx.signal);
     return 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.';
   });
 
@@ -406,7 +420,7 @@ export function createConformanceFixture(options: ConformanceFixtureOptions = {}
   mcp.tool('test_streaming_elicitation', { description: 'Diagnostic tool validating response progress streams' },
     async (_args, ctx) => {
       ctx.progress(50, 100, 'Halfway');
-      await sleep(step, undefined, { signal: ctx.signal });
+      await sleep(step, ctx.signal);
       ctx.progress(100, 100, 'Done');
       return 'Streaming complete';
     });

@@ -3,7 +3,6 @@
  * scope, cancellation, client facts, and the ways back to the client: progress, logs, notifications
  * and requests. Sending without a channel (plain request/response) is a silent no-op.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Era } from '../protocol/versions.js';
 import type { JsonObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import {
@@ -11,6 +10,8 @@ import {
   type ElicitResult, type Implementation, type ListRootsResult, type LoggingLevel,
 } from '../types.js';
 import type { InputBroker } from './client-requests.js';
+import { checkedAnswer } from './elicit-answer.js';
+import { createAsyncStorage, hasAsyncContext } from '../platform/async-context.js';
 
 export interface ClientFacts {
   capabilities: ClientCapabilities;
@@ -40,6 +41,8 @@ export interface ContextHost<Scope> {
   endStream(): void;
   /** Turns a task tool's call into a task now (see Context.task). */
   toTask(): void;
+  /** The platform's way to keep work alive after the response (Workers); undefined elsewhere. */
+  readonly waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
 }
 
 export interface AskOptions {
@@ -47,13 +50,19 @@ export interface AskOptions {
   key?: string;
 }
 
-const storage = new AsyncLocalStorage<Context<unknown>>();
+const storage = createAsyncStorage<Context<unknown>>();
 
 /** The context of the request being handled, from anywhere inside its handler. */
 export function getContext<Scope = unknown>(): Context<Scope> {
   const ctx = storage.getStore();
-  if (!ctx) throw new Error('getContext() was called outside a MiniMCP handler (or with the option asyncContext: false)');
-  return ctx as Context<Scope>;
+  if (ctx) return ctx as Context<Scope>;
+  if (!hasAsyncContext) {
+    throw new Error(
+      'getContext() needs AsyncLocalStorage, which this runtime does not provide (on Cloudflare Workers set the ' +
+        'compatibility flag nodejs_als or nodejs_compat); use the ctx argument your handler receives instead',
+    );
+  }
+  throw new Error('getContext() was called outside a MiniMCP handler (or with the option asyncContext: false)');
 }
 
 /** Runs `fn(arg)` with `ctx` as the current context; the argument saves a closure per request. */
@@ -145,9 +154,21 @@ export class Context<Scope = unknown> {
     return Promise.resolve();
   }
 
+  /**
+   * Keeps `promise` running after this request's response is sent. On Cloudflare Workers the runtime
+   * otherwise stops work that outlives the response; there this hands it to the platform's
+   * `waitUntil` (given to the fetch handler). Elsewhere the process lives on and this only makes sure
+   * a rejection is not left unhandled (it is reported to `console.error`).
+   */
+  waitUntil(promise: Promise<unknown>): void {
+    const kept = promise.catch((error: unknown) => console.error('[minimcp] work kept with ctx.waitUntil() failed:', error));
+    this.#host.waitUntil?.(kept);
+  }
+
   /** Asks the user for input (form or URL mode). */
   elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult> {
-    return this.#host.broker().request('elicitation/create', params, options?.key) as Promise<ElicitResult>;
+    const answer = this.#host.broker().request('elicitation/create', params, options?.key) as Promise<ElicitResult>;
+    return answer.then((a) => checkedAnswer(params, a));
   }
 
   /** Asks the client's model for a completion. */

@@ -3,26 +3,18 @@
  * server keeps nothing. The state is attacker-controlled input, so it is HMAC-SHA256 signed and bound
  * to the method, a digest of the params, the principal and an expiry; anything else is -32602.
  *
- * node:crypto (hashing, HMAC) is loaded on the first MRTR round, not at start-up: loading it is a
- * sizeable part of a cold start and most requests never need it. `loadNodeCrypto()` must have
- * resolved before `paramsDigest`, `seal` or `open` run; the dispatcher waits for it when needed.
+ * Hashing and HMAC come from src/platform/crypto.ts (node:crypto where the runtime has it, plain JS
+ * elsewhere), loaded on first need, not at start-up: `loadCrypto()` must have resolved before
+ * `paramsDigest`, `seal` or `open` run; the core waits for it when needed.
  */
-import { lazyModule } from '../lazy-module.js';
 import { invalidParams } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import { fromBase64url, textFromBase64url, toBase64url } from '../platform/base64url.js';
+import { hashing, sameBytes } from '../platform/crypto.js';
 
-const nodeCrypto = lazyModule(() => import('node:crypto'));
+export { loadCrypto } from '../platform/crypto.js';
 
-/** Resolves once node:crypto is loaded; undefined when it already is (the usual case, no promise). */
-export function loadNodeCrypto(): Promise<unknown> | undefined {
-  return nodeCrypto.loaded === undefined ? nodeCrypto.load() : undefined;
-}
-
-function loaded(): typeof import('node:crypto') {
-  const crypto = nodeCrypto.loaded;
-  if (crypto === undefined) throw new Error('node:crypto is not loaded yet: await loadNodeCrypto() first');
-  return crypto;
-}
+const encoder = new TextEncoder();
 
 interface StatePayload {
   v: 1;
@@ -50,7 +42,7 @@ const MAX_DEPTH = 256;
 /** The params that identify the request: everything but the MRTR fields and `_meta`. */
 export function paramsDigest(params: JsonObject): string {
   const { inputResponses: _i, requestState: _s, _meta: _m, ...rest } = params;
-  return loaded().createHash('sha256').update(canonicalJson(rest)).digest('base64url');
+  return toBase64url(hashing().sha256(canonicalJson(rest)));
 }
 
 /**
@@ -58,25 +50,38 @@ export function paramsDigest(params: JsonObject): string {
  * it, so instances that share `requestState.secret` accept each other's. Session MACs cover a
  * label with a NUL, which no requestState body (base64url) contains: one never passes as the other.
  */
+export const MIN_SECRET_BYTES = 32;
+
 export class Signer {
-  /** The configured secret, or a random one made on first use (with node:crypto, not at start-up). */
+  /** The configured secret, or a random one made on first use (not at start-up). */
   #secret: Uint8Array | string | undefined;
 
   constructor(secret: Uint8Array | string | undefined) {
+    // A short secret can be guessed offline from one signed value; HMAC-SHA256 wants 32 bytes of key.
+    if (secret !== undefined) {
+      const bytes = typeof secret === 'string' ? new TextEncoder().encode(secret).length : secret instanceof Uint8Array ? secret.length : -1;
+      if (bytes < MIN_SECRET_BYTES) {
+        throw new TypeError(`MiniMCP option requestState.secret must be a string or Uint8Array of at least ${MIN_SECRET_BYTES} bytes`);
+      }
+    }
     this.#secret = secret;
   }
 
-  mac(body: string): Buffer {
-    const crypto = loaded();
-    this.#secret ??= crypto.randomBytes(32);
-    return crypto.createHmac('sha256', this.#secret).update(body).digest();
+  mac(body: string): Uint8Array {
+    this.#secret ??= crypto.getRandomValues(new Uint8Array(32));
+    return hashing().hmacSha256(this.#secret, body);
   }
 
   /** Whether `macText` (base64url) is the MAC of `body`, compared in constant time. */
   verify(body: string, macText: string): boolean {
-    const mac = Buffer.from(macText, 'base64url');
-    const expected = this.mac(body);
-    return mac.length === expected.length && loaded().timingSafeEqual(mac, expected);
+    let mac: Uint8Array;
+    try {
+      mac = fromBase64url(macText);
+    } catch {
+      return false; // not base64url at all
+    }
+    // The decoder forgives whitespace and padding: only the exact encoding of the MAC is accepted.
+    return sameBytes(mac, this.mac(body)) && toBase64url(mac) === macText;
   }
 }
 
@@ -89,8 +94,8 @@ export class RequestStateCodec {
   seal(method: string, params: JsonObject, principal: string, answers: JsonObject): string {
     const digest = paramsDigest(params);
     const payload: StatePayload = { v: 1, m: method, d: digest, p: principal, e: Date.now() + this.ttlMs, a: answers };
-    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    return `${body}.${this.signer.mac(body).toString('base64url')}`;
+    const body = toBase64url(encoder.encode(JSON.stringify(payload)));
+    return `${body}.${toBase64url(this.signer.mac(body))}`;
   }
 
   /** The answers sealed in a state, or -32602 for tampered, expired or misdirected state. */
@@ -103,7 +108,7 @@ export class RequestStateCodec {
     if (!this.signer.verify(body, state.slice(dot + 1))) throw bad;
     let payload: StatePayload;
     try {
-      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StatePayload;
+      payload = JSON.parse(textFromBase64url(body)) as StatePayload;
     } catch {
       throw bad;
     }

@@ -11,6 +11,9 @@ import { isObject } from '../protocol/jsonrpc.js';
 import { isLegacyVersion } from '../protocol/versions.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../types.js';
 import type { Signer } from './request-state.js';
+import { textFromBase64url, toBase64url } from '../platform/base64url.js';
+
+const encoder = new TextEncoder();
 
 /**
  * Per-connection state of the 2025 era, owned by the transport: stdio keeps one for its stream, HTTP
@@ -63,9 +66,9 @@ export class SessionCodec {
 
   constructor(private readonly signer: Signer) {}
 
-  /** A new session id for a connection `initialize` just filled in; visible ASCII, at most 1 KB. Needs node:crypto loaded. */
+  /** A new session id for a connection `initialize` just filled in; visible ASCII, at most 1 KB. Needs the hashing loaded (loadCrypto). */
   mint(connection: Connection, principal: string): string {
-    const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString('base64url');
+    const random = toBase64url(globalThis.crypto.getRandomValues(new Uint8Array(16)));
     const caps = connection.clientCapabilities ?? {};
     const info = connection.clientInfo;
     const full: Payload = { v: connection.protocolVersion!, c: caps };
@@ -74,10 +77,10 @@ export class SessionCodec {
     const attempts: Payload[] = [full, { ...full, c: shallow(caps, 2) }, { v: full.v, c: shallow(caps, 2) }, { v: full.v, c: shallow(caps, 1) }, { v: full.v, c: {} }];
     let unsigned = '';
     for (const payload of attempts) {
-      unsigned = `${random}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+      unsigned = `${random}.${toBase64url(encoder.encode(JSON.stringify(payload)))}`;
       if (unsigned.length + MAC_LENGTH <= MAX_LENGTH) break;
     }
-    return `${unsigned}.${this.signer.mac(signedPart(principal, unsigned)).toString('base64url')}`;
+    return `${unsigned}.${toBase64url(this.signer.mac(signedPart(principal, unsigned)))}`;
   }
 
   /** The session an id names for this principal, as a fresh Connection (the core writes to it); undefined when it names none. */
@@ -101,7 +104,7 @@ export class SessionCodec {
     if (!this.signer.verify(signedPart(principal, unsigned), id.slice(lastDot + 1))) return undefined;
     let payload: unknown;
     try {
-      payload = JSON.parse(Buffer.from(unsigned.slice(firstDot + 1), 'base64url').toString('utf8'));
+      payload = JSON.parse(textFromBase64url(unsigned.slice(firstDot + 1)));
     } catch {
       return undefined;
     }

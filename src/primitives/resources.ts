@@ -132,7 +132,7 @@ export class ResourceRegistry<Scope> {
     if (fixed) return { result: this.#shape(uri, await fixed.read(uri, ctx), fixed.mimeType), cache: fixed.cache };
     this.#bySpecificity ??= [...this.#templates.values()].sort((a, b) => b.template.specificity - a.template.specificity);
     for (const entry of this.#bySpecificity) {
-      const vars = entry.template.match(key);
+      const vars = entry.template.matchCanonical(key);
       if (vars) return { result: this.#shape(uri, await entry.read(uri, vars, ctx), entry.mimeType), cache: entry.cache };
     }
     throw new ResourceNotFoundError(uri);

@@ -191,5 +191,7 @@ function decode(raw: string, v: VarSpec): string | undefined {
   } catch {
     return undefined; // URIError: '%' not followed by hex, or invalid UTF-8
   }
+  // NUL ends strings in C APIs and file systems: a value holding one is never a real name.
+  if (value.includes('\u0000')) return undefined;
   return truncate(value, v.maxLength) === value ? value : undefined;
 }

@@ -22,6 +22,8 @@ export interface UriTemplate {
   readonly variables: readonly string[]; // names in order of appearance
   /** Variables extracted (percent-decoded) when `uri` matches, else undefined. */
   match(uri: string): Record<string, string | string[]> | undefined;
+  /** `match` for a URI already in canonical form (canonicalUri): no second pass over it. */
+  matchCanonical(uri: string): Record<string, string | string[]> | undefined;
   /** Expand with values (percent-encoding as RFC 6570 says for each operator). */
   expand(values: Record<string, string | number | boolean | readonly string[] | undefined>): string;
   /** Higher = more specific: used to pick the most specific template when several match. */
@@ -116,7 +118,11 @@ class ParsedTemplate implements UriTemplate {
   }
 
   match(uri: string): Record<string, string | string[]> | undefined {
-    const s = canonicalUri(uri);
+    return this.matchCanonical(canonicalUri(uri));
+  }
+
+  /** `match` for a URI already in canonical form: a read canonicalises once, not once per template. */
+  matchCanonical(s: string): Record<string, string | string[]> | undefined {
     const head = this.#head;
     const segments = this.#segments;
     if (!s.startsWith(head)) return undefined;

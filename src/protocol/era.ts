@@ -132,3 +132,18 @@ function readModernMeta(params: JsonObject | undefined, header: string | undefin
     logLevel: typeof level === 'string' ? level : undefined,
   };
 }
+
+/** Methods a 2025 stream may send before `initialize`: the handshake itself and `ping`. */
+export const opensStream = (method: string): boolean => method === 'initialize' || method === 'ping';
+
+/**
+ * A 2025 request on a stream that never saw `initialize` (stdio asks for this check with
+ * `requireInitialize`), and without the 2026 `_meta` that would make it stand alone: neither way in
+ * was taken, so it is refused rather than served with guessed capabilities. HTTP without a session
+ * is stateless 2025 by design and is not checked.
+ */
+export const notInitialized = (): McpError =>
+  invalidParams(
+    'This connection is not initialized: send initialize first (2025-11-25), or give every request the ' +
+      `2026-07-28 _meta ("${META.protocolVersion}" and "${META.clientCapabilities}")`,
+  );

@@ -9,10 +9,10 @@
  */
 import { MrtrBroker, StreamBroker, type InputBroker } from '../context/client-requests.js';
 import { Context, runWithContext, type ClientFacts, type ContextHost } from '../context/context.js';
-import { loadNodeCrypto } from '../context/request-state.js';
+import { loadCrypto } from '../context/request-state.js';
 import type { Connection, Core, MessageFacts, MethodCall, OutcomeSink, Outcome, RequestInfo } from '../core.js';
 import { METHODS, type MethodSpec } from '../methods.js';
-import { admitEra, decideEra, type ModernMeta } from '../protocol/era.js';
+import { admitEra, decideEra, notInitialized, opensStream, type ModernMeta } from '../protocol/era.js';
 import { ErrorCode, McpError, internalError, invalidParams, invalidRequest } from '../protocol/errors.js';
 import { isObject, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
 import type { Era } from '../protocol/versions.js';
@@ -102,9 +102,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   /** Runs the request: the Outcome when it is ready at once, otherwise undefined and the sink gets it later. */
   run(): Outcome | undefined {
     const facts = this.#facts;
-    // Sessions are signed: the first one this process sees loads node:crypto, then the request goes on.
+    // Sessions are signed: the first one this process sees loads the hashing, then the request goes on.
     const loading = facts.connection === undefined && (facts.session !== undefined || (facts.sessions === true && this.method === 'initialize'))
-      ? loadNodeCrypto()
+      ? loadCrypto()
       : undefined;
     if (loading !== undefined) {
       loading.then(() => this.#later(true), (error: unknown) => this.#reply(this.#unexpected(error)));
@@ -134,6 +134,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     const spec = METHODS.get(this.method);
     if (!spec || (spec.eras !== 'both' && spec.eras !== era) || (spec.enabled && !spec.enabled(this.#core))) {
       return errorOutcome(this.id, methodNotFound(this.method, era));
+    }
+    if (facts.requireInitialize && era === 'legacy' && this.#connection?.protocolVersion === undefined && !opensStream(this.method)) {
+      return errorOutcome(this.id, notInitialized());
     }
     this.#spec = spec;
     return undefined;
@@ -206,9 +209,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   start(): Outcome | undefined {
     if (this.aborted) return this.#abortedOutcome(); // a dead connection, a cancel while queued
     const retry = this.modern !== undefined && this.#spec.mrtr === true && this.params.requestState !== undefined;
-    const loading = retry ? loadNodeCrypto() : undefined;
+    const loading = retry ? loadCrypto() : undefined;
     if (loading !== undefined) {
-      // Opening the MRTR state needs node:crypto, loaded on the first round; then this runs again.
+      // Opening the MRTR state needs the hashing, loaded on the first round; then this runs again.
       loading.then(() => this.#later(), (error: unknown) => this.#reply(this.#failure(error)));
       return undefined;
     }
@@ -263,7 +266,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     return undefined;
   }
 
-  /** Goes on once node:crypto is loaded: from the start, or from `start()`. */
+  /** Goes on once the hashing is loaded: from the start, or from `start()`. */
   #later(fromAdmission = false): void {
     let outcome: Outcome | undefined;
     try {
@@ -280,7 +283,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     const sealed = retry ? this.#core.stateCodec.open(params.requestState, this.method, params, this.#principal) : {};
     const responses = params.inputResponses;
     if (responses !== undefined && !isObject(responses)) throw invalidParams('params.inputResponses must be an object');
-    return { ...sealed, ...responses };
+    // Sealed answers win: the client may add answers for new questions, never rewrite earlier ones.
+    return { ...responses, ...sealed };
   }
 
   /** The method, with the hooks around it when there are any (called by `invoke`). */
@@ -320,8 +324,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
 
   protected override interrupted(why: Interrupt): void {
     if (!this.#waiting) return;
-    // Sealing the MRTR state needs node:crypto, loaded on the first round.
-    const loading = why === 'input' ? loadNodeCrypto() : undefined;
+    // Sealing the MRTR state needs the hashing, loaded on the first round.
+    const loading = why === 'input' ? loadCrypto() : undefined;
     if (loading !== undefined) {
       loading.then(() => this.#conclude() && this.#reply(this.#stopped(why)), (error: unknown) => this.#conclude() && this.#reply(this.#failure(error)));
     } else if (this.#conclude()) this.#reply(this.#stopped(why));
@@ -443,6 +447,10 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
 
   endStream(): void {
     this.#facts.closeStream?.();
+  }
+
+  get waitUntil(): ((promise: Promise<unknown>) => void) | undefined {
+    return this.#facts.waitUntil;
   }
 }
 

@@ -8,6 +8,7 @@ import type { Schema, SchemaDraft, Validator } from '@cfworker/json-schema';
 import { lazyModule } from '../lazy-module.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { CompiledSchema, Validation } from './compiled.js';
+import { FORMAT_PREFIX, installLinearFormats, useLinearFormats } from './formats.js';
 
 const DIALECTS: Record<string, SchemaDraft> = {
   'https://json-schema.org/draft/2020-12/schema': '2020-12',
@@ -26,15 +27,22 @@ function dialectOf(schema: JsonObject): SchemaDraft {
 
 function describe(errors: { instanceLocation: string; error: string }[]): string {
   // The innermost errors come last and say the most; keep the message short for the model.
-  const useful = errors.filter((e) => !/^(Property|Items|Instance) does not match/.test(e.error));
+  // Wrappers ("Property "x" does not match schema.") only say an inner error exists: drop them.
+  const useful = errors.filter((e) => !/^(?:Property "[^"]*"|Items|Instance) (?:does|did) not match .*schema\.$/.test(e.error));
   return (useful.length ? useful : errors)
     .slice(0, 5)
     .map((e) => (e.instanceLocation === '#' ? e.error : `${e.instanceLocation.slice(2).replaceAll('/', '.')}: ${e.error}`))
-    .join('; ');
+    .join('; ')
+    .replaceAll(FORMAT_PREFIX, '');
 }
 
 type ValidatorModule = typeof import('@cfworker/json-schema');
-const validatorModule = lazyModule(() => import('@cfworker/json-schema'));
+const validatorModule = lazyModule(() =>
+  import('@cfworker/json-schema').then((module) => {
+    installLinearFormats(module.format);
+    return module;
+  }),
+);
 
 /**
  * Compiles a raw JSON Schema; the object published on the wire stays exactly as given. Until the
@@ -42,12 +50,22 @@ const validatorModule = lazyModule(() => import('@cfworker/json-schema'));
  */
 export function compileJsonSchema(schema: JsonObject): CompiledSchema {
   const draft = dialectOf(schema);
-  // The validator annotates the schema it is given, so it gets its own deep copy.
+  // The validator annotates the schema it is given, so it gets its own deep copy, with linear formats.
   const copy = structuredClone(schema) as Schema;
+  useLinearFormats(copy);
   let validator: Validator | undefined;
   const check = (value: unknown, module: ValidatorModule): Validation => {
-    validator ??= new module.Validator(copy, draft, false);
-    const result = validator.validate(value);
+    // Short-circuit: stop at the first error. Collecting every error of a large invalid array
+    // overflows the stack and costs time for a message that only shows five.
+    validator ??= new module.Validator(copy, draft, true);
+    let result: ReturnType<Validator['validate']>;
+    try {
+      result = validator.validate(value);
+    } catch (error) {
+      // The validator recurses once per level of nesting; a value nested deeper than the stack is invalid input.
+      if (error instanceof RangeError) return { ok: false, message: 'Value is nested too deeply to validate' };
+      throw error;
+    }
     return result.valid ? { ok: true, value } : { ok: false, message: describe(result.errors) };
   };
   if (validatorModule.loaded === undefined) validatorModule.load().catch(() => {}); // a failure surfaces on the first validate

@@ -82,7 +82,7 @@ class StdioStream<Scope> implements StdioConnection, OutcomeSink {
     this.#grace = options.shutdownGraceMs ?? 5_000;
     this.#exitOnEnd = options.exitOnEnd ?? input === process.stdin;
     this.#out = batchWrites(guardStdout(output, options.guardStdout ?? output === process.stdout));
-    this.#facts = { send: this.send, connection: this.#connection, scope: options.scope, signal: this.#shutdown };
+    this.#facts = { send: this.send, connection: this.#connection, scope: options.scope, signal: this.#shutdown, requireInitialize: true };
     this.closed = new Promise<void>((resolve) => (this.#resolveClosed = resolve));
     this.#unsubscribe = mcp.bus.subscribe(this.#onBusEvent);
     input.on('data', this.#onData);

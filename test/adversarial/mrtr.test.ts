@@ -16,7 +16,7 @@ function server(options: { ttlMs?: number; secret?: string } = {}) {
   const mcp = new MiniMCP<{ user: string }>({
     name: 'mrtr',
     version: '1',
-    requestState: { ttlMs: options.ttlMs ?? 60_000, secret: options.secret ?? 'test-secret-0123456789abcdef' },
+    requestState: { ttlMs: options.ttlMs ?? 60_000, secret: options.secret ?? 'test-secret-0123456789abcdef-0123456789' },
     principal: (scope) => scope?.user,
     onError: () => {},
   });
@@ -94,8 +94,8 @@ describe('requestState', () => {
   });
 
   it('a state sealed by another server (another secret) is refused', async () => {
-    const a = server({ secret: 'secret-a-0123456789abcdefghij' });
-    const b = server({ secret: 'secret-b-0123456789abcdefghij' });
+    const a = server({ secret: 'secret-a-0123456789abcdefghij-0123456789' });
+    const b = server({ secret: 'secret-b-0123456789abcdefghij-0123456789' });
     const state = await stateAfterRoundTwo(a.mcp);
     const r = (await b.mcp.handle(call('transfer', { amount: 5 }, { inputResponses: { again: accept }, requestState: state }), { scope: { user: 'alice' } })) as any;
     expect(r.error).toEqual(INVALID);

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MiniMCP } from '../../src/index.js';
 import { expectationOf, parse } from '../fuzz/support/oracle.js';
 import { stdioPeer } from '../fuzz/support/stdio-peer.js';
+import { handshakeLine, isHandshakeReply } from '../support/stdio-handshake.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -135,6 +136,7 @@ function startChild(env: Record<string, string> = {}) {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   children.push(child);
+  child.stdin.write(handshakeLine);
   const lines: string[] = [];
   let buffered = '';
   child.stdout.on('data', (d: Buffer) => {
@@ -156,7 +158,7 @@ function startChild(env: Record<string, string> = {}) {
     }
     return true;
   };
-  const replies = () => lines.map((l) => JSON.parse(l) as Record<string, any>).filter((m) => 'id' in m && !('method' in m));
+  const replies = () => lines.map((l) => JSON.parse(l) as Record<string, any>).filter((m) => 'id' in m && !('method' in m) && !isHandshakeReply(m));
   return { child, lines, stderr: () => stderr, exited, waitFor, replies };
 }
 

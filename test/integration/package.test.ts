@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handshakeLine } from '../support/stdio-handshake.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let app: string;
@@ -64,8 +65,16 @@ describe('the built package', () => {
 
   it('serves over stdio', async () => {
     const child = spawn(process.execPath, ['server.mjs', 'stdio'], { cwd: app, stdio: ['pipe', 'pipe', 'inherit'] });
-    const line = new Promise<string>((resolve) => child.stdout.once('data', (d) => resolve(String(d))));
-    child.stdin.end(`${JSON.stringify(call(1, 'double', { n: 4 }))}\n`);
+    // The first line answers the handshake (initialize); the second the call.
+    const line = new Promise<string>((resolve) => {
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += String(d);
+        const lines = out.split('\n');
+        if (lines.length > 2) resolve(lines[1]!);
+      });
+    });
+    child.stdin.end(`${handshakeLine}${JSON.stringify(call(1, 'double', { n: 4 }))}\n`);
     expect(JSON.parse(await line).result.content[0].text).toBe('8');
   });
 });

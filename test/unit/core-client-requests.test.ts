@@ -166,7 +166,7 @@ describe('2026: MRTR (input_required and retries)', () => {
 
   it('a shared secret lets another instance accept the state', async () => {
     const make = () => {
-      const m = new MiniMCP({ ...base, requestState: { secret: 'shared-secret' } });
+      const m = new MiniMCP({ ...base, requestState: { secret: 'shared-secret-0123456789abcdef-0123456789' } });
       m.tool('ask', {}, async (_a, ctx) => String((await ctx.elicit({ message: 'm', requestedSchema: schema })).action));
       return m;
     };
@@ -180,7 +180,7 @@ describe('2026: MRTR (input_required and retries)', () => {
   it('a state is bound to the principal and expires after requestState.ttlMs', async () => {
     const make = (ttlMs?: number) => {
       const m = new MiniMCP<{ user: string }>({
-        ...base, requestState: { secret: 's', ...(ttlMs ? { ttlMs } : {}) }, principal: (scope) => scope?.user,
+        ...base, requestState: { secret: 's'.repeat(32), ...(ttlMs ? { ttlMs } : {}) }, principal: (scope) => scope?.user,
       });
       m.tool('ask', {}, async (_a, ctx) => String((await ctx.elicit({ message: 'm', requestedSchema: schema })).action));
       return m;

@@ -3,10 +3,14 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MiniMCP } from '../../src/index.js';
 import { serveStdio, type StdioOptions } from '../../src/transports/stdio.js';
+import { handshakeLine, isHandshakeReply } from '../support/stdio-handshake.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function setup(configure?: (mcp: MiniMCP) => void, options: Partial<StdioOptions<unknown>> = {}) {
+/** A served stream, opened with `initialize` (its reply is not collected) unless `handshake` is false. */
+function setup(configure?: (mcp: MiniMCP) => void, options: Partial<StdioOptions<unknown>> & { handshake?: boolean } = {}) {
+  // A tiny maxLineBytes (the line-limit tests, which only ping) would refuse the handshake itself.
+  const { handshake = options.maxLineBytes === undefined, ...stdioOptions } = options;
   const mcp = new MiniMCP({ name: 'stdio', version: '1.0.0', onError: () => {} });
   configure?.(mcp);
   const input = new PassThrough();
@@ -20,11 +24,14 @@ function setup(configure?: (mcp: MiniMCP) => void, options: Partial<StdioOptions
     while ((nl = buffered.indexOf('\n')) >= 0) {
       const line = buffered.slice(0, nl);
       buffered = buffered.slice(nl + 1);
+      const message = JSON.parse(line);
+      if (isHandshakeReply(message)) continue;
       raw.push(line);
-      lines.push(JSON.parse(line));
+      lines.push(message);
     }
   });
-  const conn = serveStdio(mcp, { input, output, exitOnEnd: false, guardStdout: false, ...options });
+  const conn = serveStdio(mcp, { input, output, exitOnEnd: false, guardStdout: false, ...stdioOptions });
+  if (handshake) input.write(handshakeLine);
   const waitFor = async (count: number, timeoutMs = 2000) => {
     const until = Date.now() + timeoutMs;
     while (lines.length < count) {
@@ -215,7 +222,7 @@ describe('concurrency and shutdown', () => {
   });
 
   it('keeps 2025 connection state across lines (setLevel filters later logs)', async () => {
-    const s = setup((m) => m.tool('l', {}, (_a, ctx) => { ctx.log('debug', 'd'); ctx.log('error', 'e'); return 'ok'; }));
+    const s = setup((m) => m.tool('l', {}, (_a, ctx) => { ctx.log('debug', 'd'); ctx.log('error', 'e'); return 'ok'; }), { handshake: false });
     s.input.write(line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }));
     await s.waitFor(1);
     expect(s.lines[0].result.protocolVersion).toBe('2025-06-18');
@@ -227,6 +234,26 @@ describe('concurrency and shutdown', () => {
       { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'error', data: 'e' } },
       { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: 'ok' }] } },
     ]);
+  });
+
+  it('refuses a request with neither initialize before it nor the 2026 _meta (-32602 naming both ways in)', async () => {
+    let ran = 0;
+    const s = setup((m) => m.tool('t', {}, () => String(++ran)), { handshake: false });
+    const modern = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    s.input.write(line({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } }));
+    s.input.write(ping(2)); // allowed before initialize
+    s.input.write(line({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 't', _meta: modern } }));
+    await s.waitFor(3);
+    const byId = new Map(s.lines.map((l) => [l.id, l]));
+    expect(byId.get(1).error.code).toBe(-32602);
+    expect(byId.get(1).error.message).toMatch(/send initialize first.*io\.modelcontextprotocol\/protocolVersion/);
+    expect(byId.get(2)).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+    expect(byId.get(3).result.content).toEqual([{ type: 'text', text: '1' }]);
+    s.input.write(handshakeLine);
+    s.input.write(line({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 't' } }));
+    await s.waitFor(4);
+    expect(s.lines[3]).toEqual({ jsonrpc: '2.0', id: 4, result: { content: [{ type: 'text', text: '2' }] } });
+    expect(ran).toBe(2); // the refused request never ran
   });
 
   it('sends list_changed to an initialized 2025 client', async () => {

@@ -2,6 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { McpError, MiniMCP } from '../../src/index.js';
 import { createFetchHandler, type FetchHandlerOptions } from '../../src/transports/http/index.js';
+import { LINGER_BYTES } from '../../src/transports/http/linger.js';
 
 const URL_ = 'http://localhost:3000/mcp';
 const JSON_CT = 'application/json';
@@ -92,7 +93,7 @@ describe('body', () => {
     gateError(json, -32600);
   });
 
-  it('a streamed body is refused as soon as it passes the limit, without reading the rest', async () => {
+  it('a streamed body over the limit is read to its end and dropped (lingering close), then refused', async () => {
     let pulls = 0;
     let cancelled = false;
     const body = new ReadableStream<Uint8Array>({
@@ -108,8 +109,26 @@ describe('body', () => {
     const { status, json } = await call(post(body), { maxBodyBytes: 4096 });
     expect(status).toBe(413);
     gateError(json, -32600);
-    expect(pulls).toBeLessThan(10);
+    expect(pulls).toBe(1000); // drained, so a client still uploading reads the answer
+    expect(cancelled).toBe(false);
+  });
+
+  it('an endless streamed body is cancelled once LINGER_BYTES past the limit', async () => {
+    let pulled = 0;
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 65_536;
+        controller.enqueue(new Uint8Array(65_536).fill(0x20));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const { status } = await call(post(body), { maxBodyBytes: 4096 });
+    expect(status).toBe(413);
     expect(cancelled).toBe(true);
+    expect(pulled).toBeLessThanOrEqual(4096 + LINGER_BYTES + 4 * 65_536); // a few chunks of read-ahead
   });
 
   it('a body exactly at the limit passes', async () => {

@@ -1,6 +1,6 @@
 /** 2025 sessions without server state: minting on initialize, parsing back, malformed ids, cancellation by session. */
 import { describe, expect, it } from 'vitest';
-import { loadNodeCrypto, Signer } from '../../src/context/request-state.js';
+import { loadCrypto, Signer } from '../../src/context/request-state.js';
 import { SessionCodec } from '../../src/context/sessions.js';
 import { MiniMCP } from '../../src/index.js';
 import { createFetchHandler } from '../../src/transports/http/index.js';
@@ -89,7 +89,7 @@ describe('minting Mcp-Session-Id', () => {
   });
 
   it('gives a fresh Connection object each time (the core writes to it)', async () => {
-    await loadNodeCrypto();
+    await loadCrypto();
     const codec = new SessionCodec(new Signer('s'.repeat(32)));
     const id = codec.mint({ protocolVersion: '2025-11-25', clientCapabilities: {} }, 'alice');
     const a = codec.open(id, 'alice')!;

@@ -4,13 +4,16 @@
  * final reply) is kept here, until a `GET` with `Last-Event-ID` picks the stream up. The store is
  * per process: with several instances, resumption needs sticky routing on `Mcp-Session-Id`.
  * Bounded on every side: events and characters per stream (oldest dropped first, the newest always
- * kept), streams in total (oldest dropped first), and a TTL after the request finished.
+ * kept), streams in total (oldest dropped first), streams per principal (that principal's oldest
+ * dropped first, so one client cannot evict everyone's), and a TTL after the request finished.
  * No node: imports: the fetch handler uses it too.
  */
 
 export interface EventStoreLimits {
   /** Streams kept at once; opening one more drops the oldest. */
   maxStreams: number;
+  /** Streams kept at once for one named principal; past it, that principal's oldest is dropped. */
+  maxStreamsPerPrincipal: number;
   /** Events kept per stream; older ones are dropped (the newest one is always kept). */
   maxEvents: number;
   /** Characters kept per stream, counted like maxEvents. */
@@ -21,6 +24,7 @@ export interface EventStoreLimits {
 
 export const DEFAULT_EVENT_STORE_LIMITS: EventStoreLimits = {
   maxStreams: 1000,
+  maxStreamsPerPrincipal: 100,
   maxEvents: 1000,
   maxChars: 1024 * 1024,
   ttlMs: 30_000,
@@ -63,8 +67,12 @@ export class StoredStream {
   #chars = 0;
   #reader: StreamReader | undefined;
 
-  constructor(owner: string, nextSeq: number, limits: EventStoreLimits) {
+  /** The named principal it counts against ('' anonymous: only the total applies). */
+  readonly principal: string;
+
+  constructor(owner: string, nextSeq: number, limits: EventStoreLimits, principal = '') {
     this.owner = owner;
+    this.principal = principal;
     this.#first = nextSeq;
     this.#limits = limits;
   }
@@ -123,6 +131,8 @@ export class StoredStream {
 export class EventStore {
   readonly limits: EventStoreLimits;
   readonly #streams = new Map<string, StoredStream>();
+  /** Streams kept per named principal. */
+  readonly #held = new Map<string, number>();
 
   constructor(limits: Partial<EventStoreLimits> = {}) {
     this.limits = { ...DEFAULT_EVENT_STORE_LIMITS, ...limits };
@@ -132,18 +142,39 @@ export class EventStore {
     return this.#streams.size;
   }
 
-  /** Starts keeping a stream whose next event is number `nextSeq`; drops the oldest one past maxStreams. */
-  open(streamId: string, owner: string, nextSeq: number): StoredStream {
+  /**
+   * Starts keeping a stream whose next event is number `nextSeq`. Past the principal's share its own
+   * oldest stream is dropped; past maxStreams, the oldest of all.
+   */
+  open(streamId: string, owner: string, nextSeq: number, principal = ''): StoredStream {
     this.#sweep();
     const streams = this.#streams;
+    if (principal !== '' && (this.#held.get(principal) ?? 0) >= this.limits.maxStreamsPerPrincipal) {
+      for (const [id, stream] of streams) {
+        if (stream.principal === principal) {
+          this.#forget(id, stream);
+          break;
+        }
+      }
+    }
     while (streams.size >= this.limits.maxStreams) {
       const [oldestId, oldest] = streams.entries().next().value!;
-      streams.delete(oldestId);
-      oldest.drop();
+      this.#forget(oldestId, oldest);
     }
-    const stream = new StoredStream(owner, nextSeq, this.limits);
+    const stream = new StoredStream(owner, nextSeq, this.limits, principal);
     streams.set(streamId, stream);
+    if (principal !== '') this.#held.set(principal, (this.#held.get(principal) ?? 0) + 1);
     return stream;
+  }
+
+  #forget(id: string, stream: StoredStream): void {
+    this.#streams.delete(id);
+    stream.drop();
+    const principal = stream.principal;
+    if (principal === '') return;
+    const held = (this.#held.get(principal) ?? 1) - 1;
+    if (held > 0) this.#held.set(principal, held);
+    else this.#held.delete(principal);
   }
 
   /** The stream a `Last-Event-ID` names, if it is kept and belongs to this owner (principal and session). */
@@ -159,10 +190,7 @@ export class EventStore {
   #sweep(): void {
     const now = Date.now();
     for (const [id, stream] of this.#streams) {
-      if (stream.expires <= now) {
-        this.#streams.delete(id);
-        stream.drop();
-      }
+      if (stream.expires <= now) this.#forget(id, stream);
     }
   }
 }

@@ -13,6 +13,10 @@ export type BodyRead =
   | { readonly parsed: unknown }
   /** Larger than the limit: detected from Content-Length or while reading, never after buffering it all. */
   | 'too-large'
+  /** Buffering it would take the process past its total for request bodies (see body-budget.ts). */
+  | 'over-budget'
+  /** Not received within the body-read deadline (a slow trickle). */
+  | 'too-slow'
   /** The client went away while sending. */
   | undefined;
 
@@ -46,6 +50,14 @@ export interface Exchange<Scope> {
   openStream(headers: HeaderMap): void;
   write(text: string): void;
   end(): void;
+  /**
+   * Optional: keeps the runtime working on this request after its response ended (a stream closed by
+   * `ctx.closeStream()`, finished later into the event store); call the returned function when it is
+   * over. Workers need it (`waitUntil`); on a long-lived process there is nothing to do.
+   */
+  holdOpen?(): () => void;
+  /** The platform's waitUntil, for `ctx.waitUntil()`; undefined where the process lives on anyway. */
+  readonly waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
   /** Optional: hands an unexpected failure to the host framework (Express `next(error)`); true if it took it. */
   fail?(error: unknown): boolean;
 }

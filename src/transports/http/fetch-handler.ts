@@ -4,17 +4,32 @@
  */
 import type { MiniMCP } from '../../server.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
-import { resolveSettings, type HttpOptions, type Settings } from './options.js';
+import { bodyBudget } from './body-budget.js';
+import { backlogExceeded, resolveSettings, type HttpOptions, type Settings } from './options.js';
 import { serveExchange } from './serve-exchange.js';
+import { LINGER_BYTES, LINGER_MS, worthDraining } from './linger.js';
 
 export interface FetchHandlerOptions<Scope> extends HttpOptions {
   /** Who is calling, from the request (e.g. a verified token). Throw an McpError with httpStatus 401 to refuse. */
   scope?: (request: Request) => Scope | Promise<Scope>;
 }
 
-export type FetchHandler<Scope> = (request: Request, init?: { scope?: Scope }) => Promise<Response>;
+/** Per-request facts the host passes along with the Request. */
+export interface FetchInit<Scope> {
+  /** The caller's scope, fixed by the host (instead of the `scope` option's factory). */
+  scope?: Scope;
+  /**
+   * The platform's way to keep work alive after the response (Cloudflare Workers:
+   * `(promise) => ctx.waitUntil(promise)`). Without it Workers stop a request whose stream was closed
+   * by `ctx.closeStream()` before its result reaches the store, and a resuming client never gets it.
+   */
+  waitUntil?: (promise: Promise<unknown>) => void;
+}
+
+export type FetchHandler<Scope> = (request: Request, init?: FetchInit<Scope>) => Promise<Response>;
 
 const encoder = new TextEncoder();
+const noop = (): void => {};
 
 /** The authority of an absolute URL, for runtimes (and tests) whose Request has no Host header. */
 function hostOfUrl(url: string): string | undefined {
@@ -28,17 +43,21 @@ class FetchExchange<Scope> implements Exchange<Scope> {
   readonly method: string;
   readonly response: Promise<Response>;
   readonly #request: Request;
-  readonly #init: { scope?: Scope } | undefined;
+  readonly #init: FetchInit<Scope> | undefined;
+  readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
   readonly #factory: FetchHandlerOptions<Scope>['scope'];
+  readonly #settings: Settings;
   #abort: AbortController | undefined;
   #resolve!: (response: Response) => void;
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   #ended = false;
 
-  constructor(request: Request, init: { scope?: Scope } | undefined, factory: FetchHandlerOptions<Scope>['scope']) {
+  constructor(request: Request, init: FetchInit<Scope> | undefined, factory: FetchHandlerOptions<Scope>['scope'], settings: Settings) {
     this.method = request.method;
+    this.#settings = settings;
     this.#request = request;
     this.#init = init;
+    this.waitUntil = init?.waitUntil;
     this.#factory = factory;
     this.response = new Promise((resolve) => (this.#resolve = resolve));
   }
@@ -73,27 +92,48 @@ class FetchExchange<Scope> implements Exchange<Scope> {
   }
 
   async #read(limit: number): Promise<BodyRead> {
-    const declared = this.#request.headers.get('content-length');
-    if (declared !== null && Number(declared) > limit) return 'too-large';
+    const declared = Number(this.#request.headers.get('content-length'));
+    if (declared > limit && !worthDraining(declared, limit)) return 'too-large';
     const body = this.#request.body;
     if (body === null) return new Uint8Array(0);
     const reader = body.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
+    let reserved = 0; // bytes held in the process-wide budget (none once lingering)
+    // Over the limit the rest is read and dropped (bounded, see linger.ts), so the 413 reaches a
+    // client that is still uploading instead of a reset connection.
+    let lingering: ReturnType<typeof setTimeout> | undefined;
+    const stop = (): void => void reader.cancel().catch(() => {});
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         size += value.byteLength;
-        if (size > limit) {
-          reader.cancel().catch(() => {});
-          return 'too-large';
+        if (size <= limit) {
+          if (!bodyBudget.reserve(value.byteLength, this.#settings.maxBufferedBytes)) {
+            stop();
+            return 'over-budget';
+          }
+          reserved += value.byteLength;
+          chunks.push(value);
+          continue;
         }
-        chunks.push(value);
+        chunks.length = 0;
+        bodyBudget.release(reserved);
+        reserved = 0;
+        lingering ??= setTimeout(stop, LINGER_MS);
+        if (size - limit > LINGER_BYTES) {
+          stop();
+          break;
+        }
       }
     } catch {
-      return undefined; // the client aborted the upload
+      if (lingering === undefined) return undefined; // the client aborted the upload
+    } finally {
+      clearTimeout(lingering);
+      bodyBudget.release(reserved); // parsed at once from here; the budget is for bodies still arriving
     }
+    if (size > limit || declared > limit) return 'too-large';
     if (chunks.length === 1) return chunks[0]!;
     const all = new Uint8Array(size);
     let offset = 0;
@@ -104,25 +144,45 @@ class FetchExchange<Scope> implements Exchange<Scope> {
     return all;
   }
 
+  holdOpen(): () => void {
+    const waitUntil = this.waitUntil;
+    if (waitUntil === undefined) return noop;
+    let release = noop;
+    waitUntil(new Promise<void>((resolve) => (release = resolve)));
+    return release;
+  }
+
   respond(status: number, headers: HeaderMap | undefined, body: string | undefined): void {
     this.#resolve(new Response(body ?? null, { status, headers }));
   }
 
   openStream(headers: HeaderMap): void {
+    // Counted in bytes with no high-water mark, so -desiredSize is what the client has not taken yet.
     const stream = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.#stream = controller;
       },
-      cancel: (reason) => {
-        this.#ended = true;
-        if (!this.signal.aborted) this.#abort!.abort(reason);
-      },
-    });
+      cancel: (reason) => this.#cancel(reason),
+    }, new ByteLengthQueuingStrategy({ highWaterMark: 0 }));
     this.#resolve(new Response(stream, { status: 200, headers }));
   }
 
   write(text: string): void {
-    if (!this.#ended) this.#stream?.enqueue(encoder.encode(text));
+    const stream = this.#stream;
+    if (this.#ended || stream === undefined) return;
+    // A client that stopped reading: close the stream and cancel the handler rather than buffer without end.
+    if (-(stream.desiredSize ?? 0) > this.#settings.maxStreamBacklogBytes) {
+      const error = backlogExceeded(this.#settings);
+      this.#settings.onError(error);
+      stream.error(error);
+      return this.#cancel(error);
+    }
+    stream.enqueue(encoder.encode(text));
+  }
+
+  #cancel(reason: unknown): void {
+    this.#ended = true;
+    if (!this.signal.aborted) this.#abort!.abort(reason);
   }
 
   end(): void {
@@ -133,14 +193,12 @@ class FetchExchange<Scope> implements Exchange<Scope> {
 }
 
 /** A fetch-style handler for one MiniMCP instance; mount it on your MCP path (POST). */
-/** The scope may come from `options.scope` or per call (`handler(request, { scope })`), so neither is required here. */
-export function createFetchHandler<Scope>(mcp: MiniMCP<Scope>, options?: FetchHandlerOptions<NoInfer<Scope>>): FetchHandler<Scope>;
 export function createFetchHandler<Scope>(mcp: MiniMCP<Scope>, options: FetchHandlerOptions<Scope> = {}): FetchHandler<Scope> {
   const settings: Settings = resolveSettings(options);
   const factory = options.scope;
   if (factory !== undefined && typeof factory !== 'function') throw new TypeError('HTTP option scope must be a function');
   return (request, init) => {
-    const exchange = new FetchExchange<Scope>(request, init, factory);
+    const exchange = new FetchExchange<Scope>(request, init, factory, settings);
     serveExchange(mcp, settings, exchange);
     return exchange.response;
   };

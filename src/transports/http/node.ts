@@ -7,9 +7,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { MiniMCP } from '../../server.js';
 import { Cancellation } from '../../context/cancellation.js';
+import type { Idle } from '../../request/limits.js';
+import { bodyBudget } from './body-budget.js';
 import { DEV_HOOK, type DevHook } from '../../dev/hook.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
-import { resolveSettings, type HttpOptions, type Settings } from './options.js';
+import { backlogExceeded, resolveSettings, type HttpOptions, type Settings } from './options.js';
+import { LINGER_BYTES, LINGER_MS, worthDraining } from './linger.js';
 import { serveExchange } from './serve-exchange.js';
 import type { ScopedOptions } from '../scoped-options.js';
 
@@ -39,7 +42,7 @@ function onRequestError(this: IncomingMessage): void {
   (this as Tagged)[EXCHANGE]?.settle(undefined);
 }
 
-class NodeExchange<Scope> implements Exchange<Scope> {
+class NodeExchange<Scope> implements Exchange<Scope>, Idle {
   readonly method: string;
   /** A light signal: dispatch only needs a flag and a listener (an AbortController costs microseconds). */
   readonly signal = new Cancellation();
@@ -51,14 +54,25 @@ class NodeExchange<Scope> implements Exchange<Scope> {
   #size = 0;
   #limit = 0;
   #sink: BodySink | undefined;
+  readonly #settings: Settings;
+  /** Over the limit: the rest of the body is read and dropped until it ends or a bound is hit (linger.ts). */
+  #lingering: ReturnType<typeof setTimeout> | undefined;
+  #dropped = 0;
+  // The body-read deadline's bookkeeping (see IdleSweeper): set while a body is being read.
+  lastActive = 0;
+  paused = 0;
+  idlePrev: Idle | undefined = undefined;
+  idleNext: Idle | undefined = undefined;
 
   constructor(
     req: IncomingMessage,
     res: ServerResponse,
     factory: NodeHandlerOptions<Scope>['scope'],
     next: ((error?: unknown) => void) | undefined,
+    settings: Settings,
   ) {
     this.method = req.method ?? 'GET';
+    this.#settings = settings;
     this.#req = req;
     this.#res = res;
     this.#factory = factory;
@@ -84,14 +98,41 @@ class NodeExchange<Scope> implements Exchange<Scope> {
   readBody(limit: number, sink: BodySink): void {
     const req = this.#req;
     if (req.readableEnded) return sink.bodyRead(this.#alreadyRead(limit));
-    const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > limit) return sink.bodyRead('too-large');
+    const declared = Number(req.headers['content-length']);
+    if (declared > limit && !worthDraining(declared, limit)) return sink.bodyRead('too-large');
     this.#limit = limit;
     this.#sink = sink;
     (req as Tagged)[EXCHANGE] = this as NodeExchange<unknown>;
     req.on('data', onData);
     req.once('end', onEnd);
     req.once('error', onRequestError);
+    this.#settings.bodyDeadline.watch(this);
+    if (declared > limit) this.#linger();
+  }
+
+  /** Starts dropping the body (its bytes leave the budget); answering waits for its end, at most LINGER_MS. */
+  #linger(): void {
+    bodyBudget.release(this.#size);
+    this.#size = 0;
+    this.#chunks = [];
+    this.#lingering ??= setTimeout(() => this.#stopLingering(), LINGER_MS);
+  }
+
+  /** A bound was hit: answer now (413, Connection: close) and stop reading. */
+  #stopLingering(): void {
+    this.#stopReading();
+    this.ended();
+  }
+
+  /** The body-read deadline passed: a slow trickle is refused (408) and its connection closed. */
+  expire(): void {
+    this.#stopReading();
+    this.settle('too-slow');
+  }
+
+  #stopReading(): void {
+    this.#req.removeListener('data', onData);
+    this.#req.pause();
   }
 
   /** A framework body parser (express.json(), raw(), text()) consumed the stream first: use its result. */
@@ -103,33 +144,47 @@ class NodeExchange<Scope> implements Exchange<Scope> {
   }
 
   data(chunk: Buffer): void {
-    this.#size += chunk.length;
-    if (this.#size <= this.#limit) {
-      this.#chunks.push(chunk);
-      return;
+    if (this.#lingering === undefined) {
+      const tooLarge = this.#size + chunk.length > this.#limit;
+      if (!tooLarge && bodyBudget.reserve(chunk.length, this.#settings.maxBufferedBytes)) {
+        this.#size += chunk.length;
+        this.#chunks.push(chunk);
+        return;
+      }
+      if (!tooLarge) {
+        // Over the process-wide budget: refuse at once (503, `Connection: close`), reading nothing more.
+        this.#stopReading();
+        return this.settle('over-budget');
+      }
+      this.#linger(); // over this request's limit: drop the rest, then answer 413
     }
-    // Refuse at once; the 413 carries `Connection: close`, so the rest of the upload is never read.
-    this.#req.removeListener('data', onData);
-    this.#req.pause();
-    this.#chunks = [];
-    this.settle('too-large');
+    this.#dropped += chunk.length;
+    if (this.#dropped > LINGER_BYTES) this.#stopLingering();
   }
 
   ended(): void {
+    if (this.#lingering !== undefined) return this.settle('too-large');
     const chunks = this.#chunks;
     this.settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size));
   }
 
+  /** Hands the outcome of the read over once; the buffered bytes leave the budget (parsed at once from here). */
   settle(body: BodyRead): void {
     const sink = this.#sink;
     if (sink === undefined) return;
     this.#sink = undefined;
+    clearTimeout(this.#lingering);
+    this.#settings.bodyDeadline.unwatch(this);
+    bodyBudget.release(this.#size);
+    this.#size = 0;
+    this.#chunks = [];
     sink.bodyRead(body);
   }
 
   /** The response closed: finished normally, or the client went away, which cancels the handler at once. */
   closed(): void {
     if (!this.#res.writableFinished) this.signal.abort(new Error('The client closed the connection'));
+    if (this.#sink !== undefined) this.#stopReading(); // an upload cut short gives its bytes back
     this.settle(undefined);
   }
 
@@ -153,7 +208,13 @@ class NodeExchange<Scope> implements Exchange<Scope> {
 
   write(text: string): void {
     const res = this.#res;
-    if (!res.writableEnded && !res.destroyed) res.write(text);
+    if (res.writableEnded || res.destroyed) return;
+    // A client that stopped reading: close the stream (the 'close' event cancels the handler) rather than buffer without end.
+    if (res.writableLength > this.#settings.maxStreamBacklogBytes) {
+      this.#settings.onError(backlogExceeded(this.#settings));
+      return void res.destroy();
+    }
+    res.write(text);
   }
 
   end(): void {
@@ -174,7 +235,7 @@ export function createNodeHandler<Scope>(mcp: MiniMCP<Scope>, options: NodeHandl
   const factory = options.scope;
   if (factory !== undefined && typeof factory !== 'function') throw new TypeError('HTTP option scope must be a function');
   return (req, res, next) => {
-    serveExchange(mcp, settings, new NodeExchange<Scope>(req, res, factory, next));
+    serveExchange(mcp, settings, new NodeExchange<Scope>(req, res, factory, next, settings));
   };
 }
 
@@ -185,6 +246,25 @@ export interface ServeOptions<Scope> extends NodeHandlerOptions<Scope> {
   host?: string;
   /** The MCP endpoint; other paths get 404. Default /mcp. */
   path?: string;
+  /**
+   * Receiving a whole request (headers and body) may take this long; past it node answers 408 and
+   * closes the connection. Responses (SSE streams) are not limited by it. Default 60 s.
+   */
+  requestTimeoutMs?: number;
+  /** Receiving the request headers may take this long (slow-headers attacks). Default 15 s. */
+  headersTimeoutMs?: number;
+  /** An idle keep-alive connection is closed after this long. Default 5 s. */
+  keepAliveTimeoutMs?: number;
+  /** Open connections at once (listen and SSE streams included); past it, new ones are dropped. Default 2048. */
+  maxConnections?: number;
+}
+
+function serverLimit(options: ServeOptions<unknown>, name: 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs' | 'maxConnections', fallback: number): number {
+  const value = options[name] ?? fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new TypeError(`serve() option ${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
 }
 
 export interface RunningServer {
@@ -203,16 +283,21 @@ export async function serve<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Sc
   // Under `minimcp dev` the dev server owns the address (src/dev/child.ts).
   const dev = (globalThis as Record<symbol, DevHook<MiniMCP<Scope>, ServeOptions<Scope>, RunningServer> | undefined>)[DEV_HOOK];
   if (dev) return dev.serve(mcp, options);
-  const { port = 0, host = '127.0.0.1', path = '/mcp', ...handlerOptions } = options;
+  const { port = 0, host = '127.0.0.1', path = '/mcp', requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, maxConnections, ...handlerOptions } = options;
   if (!path.startsWith('/')) throw new TypeError(`serve() option path must start with "/", got ${path}`);
+  const requestTimeout = serverLimit(options, 'requestTimeoutMs', 60_000);
+  const headersTimeout = Math.min(serverLimit(options, 'headersTimeoutMs', 15_000), requestTimeout); // node requires <=
   const handler = createNodeHandler(mcp as MiniMCP<unknown>, handlerOptions); // the public signature checked the scope already
-  const server = createServer((req, res) => {
+  // Node checks the two timeouts above on this interval (its default, 30 s, would let a trickle live 50% longer).
+  const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: 5_000 }, (req, res) => {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     if ((query < 0 ? url : url.slice(0, query)) === path) return handler(req, res);
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(NOT_FOUND);
   });
+  server.keepAliveTimeout = serverLimit(options, 'keepAliveTimeoutMs', 5_000);
+  server.maxConnections = serverLimit(options, 'maxConnections', 2_048);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

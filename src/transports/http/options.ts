@@ -1,5 +1,6 @@
 /** The HTTP transport's options, shared by the fetch and node handlers, checked once into Settings. */
 import { corsRule, type CorsOptions, type CorsRule } from './cors.js';
+import { IdleSweeper } from '../../request/limits.js';
 import { EventStore } from './event-store.js';
 import { hostRule, type HostRule } from './origin.js';
 
@@ -22,6 +23,13 @@ export interface HttpOptions {
   mode?: 'streamable' | 'json';
   /** Largest accepted body in bytes, enforced while reading. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Bytes of request bodies buffered at once, counted over every handler in the process; a body that
+   * would pass it is refused with 503 and Retry-After. Default 64 MiB (16 bodies at the size limit).
+   */
+  maxBufferedBytes?: number;
+  /** node:http: a body not fully received this long after reading began is refused with 408. Default 30 s. */
+  bodyTimeoutMs?: number;
   /** Interval of `: keepalive` comments on open SSE streams. Default 15 s. */
   keepAliveMs?: number;
   /**
@@ -29,6 +37,12 @@ export interface HttpOptions {
    * client waits before resuming a stream the server closed (`ctx.closeStream()`). Default 1000 ms.
    */
   sseRetryMs?: number;
+  /**
+   * The most bytes one SSE stream may hold unsent because its client does not read. Past it the
+   * stream is closed (its handler cancelled, as on a disconnect) and a line is logged through
+   * `onError`. Default 4 MiB.
+   */
+  maxStreamBacklogBytes?: number;
   /** Host / Origin allow-lists against DNS rebinding (on by default, loopback only); false turns it off. */
   dnsRebinding?: DnsRebindingOptions | false;
   /** CORS for browser clients on other origins (off by default); its origins also pass the Origin check. */
@@ -43,7 +57,11 @@ export interface HttpOptions {
 export interface Settings {
   readonly streamable: boolean;
   readonly maxBodyBytes: number;
+  readonly maxBufferedBytes: number;
+  /** Deadlines of bodies being read (node:http); one shared sweep, no timer per request. */
+  readonly bodyDeadline: IdleSweeper;
   readonly keepAliveMs: number;
+  readonly maxStreamBacklogBytes: number;
   readonly sseRetryMs: number;
   /** Events of closed 2025 streams, waiting for a resuming GET; one store per handler. */
   readonly events: EventStore;
@@ -55,7 +73,9 @@ export interface Settings {
 
 const DEFAULT_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
-function positive(options: HttpOptions, name: 'maxBodyBytes' | 'keepAliveMs' | 'sseRetryMs' | 'retryAfterSeconds', fallback: number): number {
+type NumericOption = 'maxBodyBytes' | 'maxBufferedBytes' | 'bodyTimeoutMs' | 'keepAliveMs' | 'sseRetryMs' | 'retryAfterSeconds' | 'maxStreamBacklogBytes';
+
+function positive(options: HttpOptions, name: NumericOption, fallback: number): number {
   const value = options[name] ?? fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
     throw new TypeError(`HTTP option ${name} must be a positive integer, got ${String(value)}`);
@@ -70,7 +90,10 @@ export function resolveSettings(options: HttpOptions = {}): Settings {
   return {
     streamable: mode === 'streamable',
     maxBodyBytes: positive(options, 'maxBodyBytes', 4 * 1024 * 1024),
+    maxBufferedBytes: positive(options, 'maxBufferedBytes', 64 * 1024 * 1024),
+    bodyDeadline: new IdleSweeper(positive(options, 'bodyTimeoutMs', 30_000)),
     keepAliveMs: positive(options, 'keepAliveMs', 15_000),
+    maxStreamBacklogBytes: positive(options, 'maxStreamBacklogBytes', 4 * 1024 * 1024),
     sseRetryMs: positive(options, 'sseRetryMs', 1000),
     events: new EventStore(),
     hosts: dns === false ? undefined : hostRule(dns?.allowedHosts ?? DEFAULT_HOSTS, dns?.allowedOrigins),
@@ -79,3 +102,7 @@ export function resolveSettings(options: HttpOptions = {}): Settings {
     onError: options.onError ?? ((error) => console.error('[minimcp] http transport failed:', error)),
   };
 }
+
+/** The error logged when a stream is closed because its client stopped reading. */
+export const backlogExceeded = (settings: Settings): Error =>
+  new Error(`SSE stream closed: its client stopped reading and over ${settings.maxStreamBacklogBytes} bytes were waiting (maxStreamBacklogBytes)`);

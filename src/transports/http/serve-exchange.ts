@@ -133,6 +133,10 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
       if (body === 'too-large') {
         return refuse(ex, 413, -32600, `Payload Too Large: the body exceeds ${settings.maxBodyBytes} bytes`, { connection: 'close' });
       }
+      if (body === 'over-budget') {
+        return refuse(ex, 503, -32603, 'Service Unavailable: too many request bodies in flight, retry later', { connection: 'close', 'retry-after': settings.retryAfter });
+      }
+      if (body === 'too-slow') return refuse(ex, 408, -32600, 'Request Timeout: the body was not received in time', { connection: 'close' });
       let value: unknown;
       if (body instanceof Uint8Array) {
         try {
@@ -161,7 +165,7 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
         signal = sse;
       }
 
-      const facts = { send, closeStream, scope: this.#scope, signal, headers: ex, era, session, sessions: true };
+      const facts = { send, closeStream, waitUntil: ex.waitUntil, scope: this.#scope, signal, headers: ex, era, session, sessions: true };
       const outcome = this.mcp.route(value, facts, this);
       if (outcome !== undefined) this.deliver(outcome);
     } catch (error) {
@@ -171,7 +175,12 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
 
   /** Whose a kept stream is (principal and session); read only when a stream is kept for resumption. */
   get streamOwner(): string {
-    return streamOwner(this.mcp.principalOf(this.#scope), this.ex.get('mcp-session-id'));
+    return streamOwner(this.streamPrincipal, this.ex.get('mcp-session-id'));
+  }
+
+  /** The principal a kept stream counts against (resumable streams per principal). */
+  get streamPrincipal(): string {
+    return this.mcp.principalOf(this.#scope);
   }
 
   /** The request's outcome, at once or later: JSON, the end of the SSE stream, or 202. */

@@ -21,6 +21,12 @@ const KEEP_ALIVE = ': keepalive\n\n';
 /** Whose a kept stream is: the principal and the 2025 session; a resuming GET must present both. */
 export const streamOwner = (principal: string, session: string | undefined): string => `${principal.length}:${principal}\u0000${session ?? ''}`;
 
+/** Whose a kept stream is: the owner key (principal and session) and the principal its quota counts against. */
+export interface StreamOwner {
+  readonly streamOwner: string;
+  readonly streamPrincipal: string;
+}
+
 export function writeKeepAlive(ex: Exchange<unknown>): void {
   if (!ex.signal.aborted) ex.write(KEEP_ALIVE);
 }
@@ -39,7 +45,7 @@ export class PostStream implements CancelSignal {
   readonly #legacy: boolean;
   readonly #session: string | undefined;
   /** Names the stream's owner when it is kept (read lazily: most streams never are). */
-  readonly #owner: { readonly streamOwner: string };
+  readonly #owner: StreamOwner;
   #resumable: boolean | undefined;
   #id = '';
   #seq = 0;
@@ -50,9 +56,11 @@ export class PostStream implements CancelSignal {
   #detached = false;
   /** Set by close(): later events go here instead of to the response. */
   #stored: StoredStream | undefined;
+  /** Set by close() where the platform must be told to keep working (Workers' waitUntil). */
+  #release: (() => void) | undefined;
 
   /** `legacy`: the request is of the 2025 era (decided once, at the HTTP gate). */
-  constructor(ex: Exchange<unknown>, settings: Settings, legacy: boolean, session: string | undefined, owner: { readonly streamOwner: string }) {
+  constructor(ex: Exchange<unknown>, settings: Settings, legacy: boolean, session: string | undefined, owner: StreamOwner) {
     this.#ex = ex;
     this.#settings = settings;
     this.#legacy = legacy;
@@ -104,7 +112,8 @@ export class PostStream implements CancelSignal {
   close(): void {
     if (this.#finished || this.#stored !== undefined || this.#ex.signal.aborted || !this.#isResumable) return;
     if (!this.opened) this.#ex.write(this.#open()); // so the client has an event id to resume from
-    this.#stored = this.#settings.events.open(this.#id, this.#owner.streamOwner, this.#seq + 1);
+    this.#stored = this.#settings.events.open(this.#id, this.#owner.streamOwner, this.#seq + 1, this.#owner.streamPrincipal);
+    this.#release = this.#ex.holdOpen?.();
     this.#detach();
     this.#stopKeepAlive();
     this.#ex.end();
@@ -123,6 +132,7 @@ export class PostStream implements CancelSignal {
     if (text !== undefined) this.#event(text);
     if (this.#stored !== undefined) {
       this.#stored.end();
+      this.#release?.();
       return true;
     }
     const aborted = this.#ex.signal.aborted;
@@ -130,7 +140,7 @@ export class PostStream implements CancelSignal {
     // The SDK v1 client resumes any stream with an event id that ended without a *result* (an error
     // reply, or none after a cancellation). Such a stream is remembered, empty: its GET gets 204, not 404.
     if (this.#isResumable && !aborted && (reply === undefined || !('result' in reply))) {
-      this.#settings.events.open(this.#id, this.#owner.streamOwner, this.#seq + 1).end();
+      this.#settings.events.open(this.#id, this.#owner.streamOwner, this.#seq + 1, this.#owner.streamPrincipal).end();
     }
     return true;
   }

@@ -6,6 +6,7 @@
 import { PassThrough } from 'node:stream';
 import type { MiniMCP } from '../../../src/index.js';
 import { serveStdio, type StdioConnection } from '../../../src/transports/stdio.js';
+import { handshakeLine, isHandshakeReply } from '../../support/stdio-handshake.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -65,6 +66,7 @@ export function stdioPeer(mcp: MiniMCP, maxLineBytes?: number): StdioPeer {
         peer.garbage.push(line.slice(0, 200));
         continue;
       }
+      if (isHandshakeReply(message)) continue;
       if (!isObject(message)) peer.garbage.push(line.slice(0, 200));
       else if (typeof message.method === 'string' && 'id' in message) {
         peer.serverRequests++;
@@ -74,5 +76,6 @@ export function stdioPeer(mcp: MiniMCP, maxLineBytes?: number): StdioPeer {
       else peer.garbage.push(line.slice(0, 200));
     }
   });
+  input.write(handshakeLine);
   return peer;
 }

@@ -1,0 +1,19 @@
+/**
+ * The server the memory attacks of docs/security.md are measured against: `serve()` with two bearer
+ * tokens (alice, bob), defaults otherwise. Prints `{ "url", "pid" }` when listening.
+ */
+import { McpError, MiniMCP } from '../../src/index.js';
+import { serve } from '../../src/transports/http/node.js';
+
+const USERS: Record<string, string> = { 'token-alice': 'alice', 'token-bob': 'bob' };
+const mcp = new MiniMCP<{ principal: string }>({ name: 'rss', version: '1.0.0', onError: () => {} });
+mcp.resource('test://watched', {}, () => 'w');
+mcp.tool('echo', {}, () => 'ok');
+const running = await serve(mcp, {
+  scope: (req) => {
+    const principal = USERS[(req.headers.authorization ?? '').replace(/^Bearer /, '')];
+    if (!principal) throw new McpError(-32600, 'Unauthorized', undefined, 401);
+    return { principal };
+  },
+});
+console.log(JSON.stringify({ url: running.url, pid: process.pid }));
