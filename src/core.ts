@@ -16,6 +16,7 @@ import type { Era } from './protocol/versions.js';
 import type { PromptRegistry } from './primitives/prompts.js';
 import type { ResourceRegistry } from './primitives/resources.js';
 import type { ToolRegistry } from './primitives/tools.js';
+import type { TaskService } from './tasks/service.js';
 import type { CacheHint, Implementation } from './types.js';
 
 export type { Connection } from './context/sessions.js';
@@ -123,6 +124,8 @@ export interface Core<Scope> {
   readonly stateCodec: RequestStateCodec;
   readonly sessions: SessionCodec;
   readonly hooks: Hooks<Scope>[];
+  /** Tasks: the store, this instance's id and the task settings. */
+  readonly tasks: TaskService;
   readonly settings: {
     pageSize: number;
     idleTimeoutMs: number;
@@ -148,6 +151,10 @@ export interface MethodCall<Scope> {
   readonly connection: Connection | undefined;
   readonly send: Send | undefined;
   readonly ctx: Context<Scope>;
+  /** Who asks ('' when anonymous). */
+  readonly principal: string;
   /** Logs an unexpected failure with this request (the server's `onError`). */
   reportError(error: unknown): void;
+  /** tools/call: this call becomes a task (2025: now; 2026: once its handler waits). */
+  planTask(ttlMs: number, immediate: boolean): void;
 }

@@ -6,7 +6,7 @@ export type {
 export { decideEra } from './protocol/era.js';
 export { Context, getContext, type AskOptions, type ClientFacts } from './context/context.js';
 export { Cancellation, type CancelSignal } from './context/cancellation.js';
-export { ErrorCode, McpError, ResourceNotFoundError, isResourceNotFound } from './protocol/errors.js';
+export { ErrorCode, McpError, ProtocolError, ResourceNotFoundError, isResourceNotFound } from './protocol/errors.js';
 export type {
   JsonObject, JsonRpcMessage, JsonRpcRequest, JsonRpcNotification, JsonRpcResponse, RequestId,
 } from './protocol/jsonrpc.js';
@@ -14,7 +14,7 @@ export { LEGACY_VERSIONS, MODERN_VERSIONS, META, type Era } from './protocol/ver
 export { encodeHeaderValue, decodeHeaderValue, type HeaderLookup } from './protocol/standard-headers.js';
 export { content } from './primitives/content.js';
 export { safeJoin } from './primitives/safe-join.js';
-export type { ToolOptions, ToolHandler, ToolDefinition, ToolArgs } from './primitives/tools.js';
+export type { ToolOptions, ToolHandler, ToolDefinition, ToolArgs, TaskSupport } from './primitives/tools.js';
 export type { PromptOptions, PromptHandler, PromptArgument } from './primitives/prompts.js';
 export type { ResourceOptions, TemplateOptions, ResourceReader, TemplateReader } from './primitives/resources.js';
 export type { TemplateVariables, TemplateVariableName } from './primitives/template-variables.js';
@@ -22,6 +22,12 @@ export type { Completer, CompletionResult } from './primitives/completions.js';
 export type { StandardSchemaV1, JsonSchema, SchemaLike, JsonSchemaConverter } from './schema/standard-schema.js';
 export type { FromJsonSchema } from './schema/json-schema-types.js';
 export { MemoryBus, type BusEvent, type NotificationBus } from './bus.js';
+export { MemoryTaskStore } from './state/memory-task-store.js';
+export {
+  isTerminal, type TaskStore, type TaskRecord, type TaskStatus, type TaskEnd, type TaskError, type TaskInputRequest,
+  type TaskPage, type CancelOutcome,
+} from './state/task-store.js';
+export type { TaskSettings } from './tasks/service.js';
 export * from './types.js';
 export {
   APP_MIME_TYPE, APPS_EXTENSION, LEGACY_RESOURCE_URI_KEY, addApp, addAppResource, addAppTool, appsCapability, supportsApps,

@@ -2,7 +2,7 @@
 import { notificationOf, type BusEvent } from './bus.js';
 import type { CacheSettings, Core, MethodCall, Send } from './core.js';
 import { overloaded } from './request/limits.js';
-import { ErrorCode, ProtocolError, invalidParams, internalError } from './protocol/errors.js';
+import { ErrorCode, McpError, ProtocolError, invalidParams, internalError } from './protocol/errors.js';
 import { isObject, type JsonObject } from './protocol/jsonrpc.js';
 import { checkParamHeaders } from './protocol/standard-headers.js';
 import { META, MODERN_VERSIONS, negotiateLegacyVersion } from './protocol/versions.js';
@@ -14,6 +14,8 @@ import { ListView } from './primitives/visibility.js';
 import { hasCapability } from './context/client-requests.js';
 import { clientInfoOf } from './context/sessions.js';
 import { levelRank, type ClientCapabilities, type LoggingLevel } from './types.js';
+import { TASK_METHODS, declaresTasks, missingTasksExtension, watchTasks } from './tasks/methods.js';
+import { after } from './tasks/service.js';
 
 export interface MethodSpec {
   /** Which eras serve it: 2026 removed some methods and added others. */
@@ -74,7 +76,42 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
       400,
     );
   }
-  return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
+  if (tool.task === 'forbidden') return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
+  const ttlMs = taskTtl(core, call, tool.task, name);
+  if (ttlMs === undefined) return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
+  const tasks = core.tasks;
+  return after(tasks.store.live(call.principal), (live) => {
+    if (live >= tasks.settings.maxPerPrincipal) {
+      throw new McpError(ErrorCode.InvalidRequest, `Too many live tasks: at most ${tasks.settings.maxPerPrincipal} per client; wait for one to finish`);
+    }
+    call.planTask(ttlMs, call.era === 'legacy');
+    return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
+  });
+}
+
+/**
+ * Whether this call of a task tool becomes a task, and with which TTL (undefined: a plain call).
+ * 2026: when the request declares the tasks extension (a `required` tool refuses others, -32021);
+ * the legacy `task` param is ignored. 2025: when the client sent `task` (a `required` tool refuses a
+ * call without it, -32601: see docs/tasks.md for why that code).
+ */
+function taskTtl(core: Core<any>, call: MethodCall<any>, support: 'optional' | 'required', name: string): number | undefined {
+  const { defaultTtlMs, maxTtlMs } = core.tasks.settings;
+  if (call.era === 'modern') {
+    if (declaresTasks(call)) return defaultTtlMs;
+    if (support === 'required') throw missingTasksExtension(`Tool '${name}'`);
+    return undefined;
+  }
+  const task = call.params.task;
+  if (task === undefined) {
+    if (support === 'required') throw new McpError(ErrorCode.MethodNotFound, `Tool '${name}' must be called as a task (params.task)`);
+    return undefined;
+  }
+  if (!isObject(task)) throw invalidParams('params.task must be an object');
+  const ttl = task.ttl;
+  if (ttl === undefined || ttl === null) return defaultTtlMs;
+  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1) throw invalidParams('params.task.ttl must be a positive integer (ms)');
+  return Math.min(ttl, maxTtlMs);
 }
 
 async function completion(core: Core<any>, call: MethodCall<any>): Promise<JsonObject> {
@@ -143,6 +180,8 @@ interface ListenFilter {
   promptsListChanged: boolean;
   resourcesListChanged: boolean;
   uris: Set<string> | undefined;
+  /** Tasks extension: the caller's tasks to report on (notifications/tasks). */
+  taskIds: string[] | undefined;
 }
 
 /**
@@ -174,13 +213,19 @@ function jsonWithin(value: unknown, limit: number): boolean {
 }
 
 /** Which bus events a `subscriptions/listen` filter asked for (only what we can honour); -32602 past the caps. */
-function honoured(filter: JsonObject): ListenFilter {
+function honoured(filter: JsonObject, call: MethodCall<any>): ListenFilter {
   const chosen: ListenFilter = {
     toolsListChanged: filter.toolsListChanged === true,
     promptsListChanged: filter.promptsListChanged === true,
     resourcesListChanged: filter.resourcesListChanged === true,
     uris: undefined,
+    taskIds: undefined,
   };
+  const taskIds = filter.taskIds;
+  if (Array.isArray(taskIds) && taskIds.every((t) => typeof t === 'string') && declaresTasks(call)) {
+    if (taskIds.length > MAX_LISTEN_URIS) throw invalidParams(`taskIds holds more than ${MAX_LISTEN_URIS} ids`);
+    chosen.taskIds = [...new Set(taskIds as string[])];
+  }
   const list = filter.resourceSubscriptions;
   if (!Array.isArray(list) || !list.every((u) => typeof u === 'string')) return chosen;
   if (list.length > MAX_LISTEN_URIS) throw invalidParams(`resourceSubscriptions holds more than ${MAX_LISTEN_URIS} URIs`);
@@ -193,6 +238,7 @@ function acknowledged(chosen: ListenFilter): JsonObject {
   const out: JsonObject = {};
   for (const key of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const) if (chosen[key]) out[key] = true;
   if (chosen.uris !== undefined) out.resourceSubscriptions = [...chosen.uris];
+  if (chosen.taskIds !== undefined) out.taskIds = chosen.taskIds;
   return out;
 }
 
@@ -214,7 +260,7 @@ async function listen(core: Core<any>, call: MethodCall<any>): Promise<JsonObjec
   if (!jsonWithin(call.params, MAX_LISTEN_PARAMS_CHARS)) {
     throw invalidParams(`subscriptions/listen params are larger than ${MAX_LISTEN_PARAMS_CHARS} characters`);
   }
-  const chosen = honoured(filter as JsonObject);
+  const chosen = honoured(filter as JsonObject, call);
   // Streams hold no concurrency slot, so they have a cap of their own, in all and per principal.
   const principal = core.principalOf(call.ctx.scope);
   if (!core.streams.acquire(principal)) throw overloaded();
@@ -236,9 +282,11 @@ async function stream(core: Core<any>, call: MethodCall<any>, send: Send, chosen
     const { method, params } = notificationOf(event);
     send({ jsonrpc: '2.0', method, params: { ...params, _meta: tag } });
   });
+  const unwatch = chosen.taskIds ? watchTasks(core, call, chosen.taskIds, send, tag) : undefined;
   const signal = call.ctx.signal;
   await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
   unsubscribe();
+  unwatch?.();
   return { _meta: tag };
 }
 
@@ -290,4 +338,5 @@ export const METHODS = new Map<string, MethodSpec>([
     },
   }],
   ['completion/complete', { eras: 'both', enabled: hasCompletions, run: completion }],
+  ...TASK_METHODS,
 ]);

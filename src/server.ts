@@ -22,6 +22,11 @@ import { ToolRegistry, type ToolHandler, type ToolOptions } from './primitives/t
 import { ListView, VIEW, Visibility, type Caller, type VisibilityFilter } from './primitives/visibility.js';
 import type { JsonSchemaConverter, SchemaLike } from './schema/standard-schema.js';
 import type { CacheHint, Implementation } from './types.js';
+import { MemoryTaskStore } from './state/memory-task-store.js';
+import type { TaskStore } from './state/task-store.js';
+import { TaskService, type TaskSettings } from './tasks/service.js';
+import { TASKS_EXTENSION } from './tasks/wire.js';
+import type { Era } from './protocol/versions.js';
 
 /** Server facts (`name`, `version`, `title`, `description`, `websiteUrl`, `icons`) plus the settings. */
 export interface MiniMCPOptions<Scope = unknown> extends Implementation {
@@ -78,6 +83,11 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
    * handlers then use the `ctx` argument only.
    */
   asyncContext?: boolean;
+  /**
+   * Tasks (tools registered with `task: 'optional' | 'required'`): where they are kept (memory by
+   * default; a shared store lets any instance answer for them) and their limits.
+   */
+  tasks?: { store?: TaskStore } & Partial<TaskSettings>;
   /** Include error messages of unexpected failures in answers. Off by default: they may leak internals. */
   debug?: boolean;
   /** The server log for unexpected errors. Default: stderr. */
@@ -120,10 +130,20 @@ function checkCacheHint(name: string, hint: CacheHint): CacheHint {
   return { ttlMs: hint.ttlMs, cacheScope: hint.cacheScope };
 }
 
+function taskService(options: NonNullable<MiniMCPOptions['tasks']>): TaskService {
+  return new TaskService(options.store ?? new MemoryTaskStore(), {
+    defaultTtlMs: positiveInt(options, 'defaultTtlMs', 3_600_000),
+    maxTtlMs: positiveInt(options, 'maxTtlMs', 86_400_000),
+    pollIntervalMs: positiveInt(options, 'pollIntervalMs', 1_000),
+    maxPerPrincipal: positiveInt(options, 'maxPerPrincipal', 100),
+    heartbeatMs: positiveInt(options, 'heartbeatMs', 10_000),
+  });
+}
+
 export class MiniMCP<Scope = unknown> {
   readonly #core: Core<Scope>;
   readonly #force: NonNullable<MiniMCPOptions['capabilities']>;
-  #capabilities: JsonObject | undefined;
+  #capabilities: Partial<Record<Era, JsonObject>> = {};
   #nextId = 0;
 
   constructor(options: MiniMCPOptions<Scope>) {
@@ -138,7 +158,7 @@ export class MiniMCP<Scope = unknown> {
     const bus = options.bus ?? new MemoryBus();
     this.#force = options.capabilities ?? {};
     const changed = (type: 'tools' | 'prompts' | 'resources') => () => {
-      this.#capabilities = undefined;
+      this.#capabilities = {};
       bus.publish({ type: `${type}/list_changed` });
     };
     const signer = new Signer(options.requestState?.secret);
@@ -165,6 +185,7 @@ export class MiniMCP<Scope = unknown> {
       stateCodec: new RequestStateCodec(signer, positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
       sessions: new SessionCodec(signer),
       hooks: [],
+      tasks: taskService(options.tasks ?? {}),
       settings: {
         pageSize: positiveInt(options, 'pageSize', 100, 10_000),
         idleTimeoutMs,
@@ -173,8 +194,8 @@ export class MiniMCP<Scope = unknown> {
         debug: options.debug === true,
         asyncContext: options.asyncContext !== false,
       },
-      // Both eras advertise the same set; the era parameter leaves room for one that differs.
-      capabilities: () => (this.#capabilities ??= this.#computeCapabilities()),
+      // Both eras advertise the same set, except tasks: core in 2025, an extension in 2026.
+      capabilities: (era) => (this.#capabilities[era] ??= this.#computeCapabilities(era)),
       principalOf: (scope) => principalFrom(scope, options.principal),
       reportError: (error, request) => {
         try {
@@ -381,13 +402,17 @@ export class MiniMCP<Scope = unknown> {
     return reply?.result as JsonObject;
   }
 
-  #computeCapabilities(): JsonObject {
+  #computeCapabilities(era: Era): JsonObject {
     const core = this.#core;
     const caps: JsonObject = { logging: {} };
     if (core.tools.size || this.#force.tools) caps.tools = { listChanged: true };
     if (core.prompts.size || this.#force.prompts) caps.prompts = { listChanged: true };
     if (core.resources.size || this.#force.resources) caps.resources = { subscribe: true, listChanged: true };
     if (core.prompts.hasCompletions() || core.resources.hasCompletions()) caps.completions = {};
+    if (core.tools.servesTasks()) {
+      if (era === 'modern') caps.extensions = { [TASKS_EXTENSION]: {} };
+      else caps.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+    }
     return caps;
   }
 }

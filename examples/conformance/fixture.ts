@@ -17,6 +17,7 @@ import {
   ErrorCode, McpError, MiniMCP, content,
   type Context, type CreateMessageResult, type ElicitResult, type JsonObject,
 } from '../../src/index.js';
+import { registerTaskTools } from './task-tools.js';
 
 /** Waits `ms`, or rejects when the request is cancelled. Web APIs only, so the fixture runs on every runtime. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -429,6 +430,9 @@ export function createConformanceFixture(options: ConformanceFixtureOptions = {}
     ctx.log('info', 'test_logging_tool was called');
     return 'Logging tool complete';
   });
+
+  // == Tasks (task-tools.ts): the tasks-* scenarios' tools ===================================
+  registerTaskTools(mcp);
 
   // == Hooks: list changes =====================================================================
   // The suite calls these while a `subscriptions/listen` stream (2026) or a session (2025) is open,

@@ -39,6 +39,8 @@ export interface ContextHost<Scope> {
   broker(): InputBroker;
   /** The transport's way to end the response stream early (2025 HTTP SSE); a no-op elsewhere. */
   endStream(): void;
+  /** Turns a task tool's call into a task now (see Context.task). */
+  toTask(): void;
   /** The platform's way to keep work alive after the response (Workers); undefined elsewhere. */
   readonly waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
 }
@@ -138,6 +140,18 @@ export class Context<Scope = unknown> {
    */
   closeStream(): void {
     if (this.#host.live) this.#host.endStream();
+  }
+
+  /**
+   * In a tool registered with `task`, for a client that takes tasks: the call becomes a task here
+   * (the client gets the creation result once the handler returns its promise), and input asked
+   * after this waits in the task (`input_required`, answered by `tasks/update`) instead of MRTR.
+   * Without it, the call becomes a task as soon as the handler waits on anything but MRTR input.
+   * Elsewhere a no-op.
+   */
+  task(): Promise<void> {
+    this.#host.toTask();
+    return Promise.resolve();
   }
 
   /**

@@ -35,7 +35,14 @@ export interface ToolOptions<In extends SchemaLike | undefined = undefined, Out 
   requires?: ClientCapabilities;
   /** Who may see and call it; to everyone else the tool does not exist (see docs/authorization.md). */
   visible?: VisibleRule<Scope>;
+  /**
+   * Whether the tool may run as a task (2025 `execution.taskSupport`): 'forbidden' (the default),
+   * 'optional' (a task when the client supports tasks), 'required' (refused to clients that do not).
+   */
+  task?: TaskSupport;
 }
+
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
 export type ToolHandler<Scope, In, Out> = (args: ToolArgs<In>, ctx: Context<Scope>) => MaybePromise<ToolReturn<Out>>;
 
@@ -56,6 +63,7 @@ export interface ToolEntry<Scope> {
   readonly paramHeaders: readonly ParamHeader[];
   readonly requires: ClientCapabilities | undefined;
   readonly visible: VisibleRule<Scope> | undefined;
+  readonly task: TaskSupport;
   readonly handler: (args: never, ctx: Context<Scope>) => unknown;
 }
 
@@ -67,7 +75,10 @@ const NO_ARGUMENTS: CompiledSchema = {
 };
 
 function compileTool<Scope>(def: ToolDefinition<Scope, SchemaLike | undefined, SchemaLike | undefined>, converter?: JsonSchemaConverter): ToolEntry<Scope> {
-  const { name, handler, input, output, requires, visible, ...wire } = def;
+  const { name, handler, input, output, requires, visible, task = 'forbidden', ...wire } = def;
+  if (task !== 'forbidden' && task !== 'optional' && task !== 'required') {
+    throw new Error(`Tool "${name}": task must be 'forbidden', 'optional' or 'required'`);
+  }
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     throw new Error(`Invalid tool name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ . -`);
   }
@@ -78,6 +89,7 @@ function compileTool<Scope>(def: ToolDefinition<Scope, SchemaLike | undefined, S
   const outputSchema = output === undefined ? undefined : compileSchema(output, 'output', converter);
   const definition: JsonObject = { name, ...wire, inputSchema: inputSchema.jsonSchema };
   if (outputSchema) definition.outputSchema = outputSchema.jsonSchema;
+  if (task !== 'forbidden') definition.execution = { taskSupport: task };
   for (const key of Object.keys(definition)) if (definition[key] === undefined) delete definition[key];
   return {
     kind: 'tool',
@@ -89,6 +101,7 @@ function compileTool<Scope>(def: ToolDefinition<Scope, SchemaLike | undefined, S
     paramHeaders: paramHeadersOf(inputSchema.jsonSchema),
     requires,
     visible,
+    task,
     handler: handler as ToolEntry<Scope>['handler'],
   };
 }
@@ -132,6 +145,11 @@ export class ToolRegistry<Scope> extends Registry<ToolEntry<Scope>, Scope> {
   ): () => boolean {
     const entry = compileTool(def as ToolDefinition<Scope, SchemaLike | undefined, SchemaLike | undefined>, this.converter);
     return this.add(entry.name, entry);
+  }
+
+  /** Whether any tool may run as a task: the tasks capability and methods exist only then. */
+  servesTasks(): boolean {
+    return this.values().some((tool) => tool.task !== 'forbidden');
   }
 }
 

@@ -19,7 +19,8 @@ const mismatch = (message: string): McpError => new McpError(ErrorCode.HeaderMis
 function nameFieldOf(method: string): string | undefined {
   if (method === 'tools/call' || method === 'prompts/get') return 'name';
   if (method === 'resources/read') return 'uri';
-  if (method.startsWith('tasks/')) return 'taskId';
+  // The tasks extension's methods (tasks/result and tasks/list are not 2026 methods: they are refused, -32601, not checked).
+  if (method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel') return 'taskId';
   return undefined;
 }
 

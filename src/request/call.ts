@@ -21,6 +21,8 @@ import { Execution, type Interrupt } from './execution.js';
 import { RequestRegistry } from './in-flight.js';
 import { overloaded, type Waiter } from './limits.js';
 import { NO_REPLY, errorOutcome, resultOutcome, shape, toMcpError } from './outcome.js';
+import { TaskRun } from '../tasks/task-run.js';
+import { createTaskResult, legacyTask } from '../tasks/wire.js';
 
 const methodNotFound = (method: string, era: Era): McpError =>
   new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, era === 'modern' ? 404 : undefined);
@@ -59,6 +61,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   #connection: Connection | undefined;
   /** A successful `initialize` mints a session id for the transport to hand out. */
   #minting = false;
+  /** tools/call of a task tool: the task it becomes (2025: before the handler runs; 2026: when it waits). */
+  #task: TaskRun | undefined;
+  #taskStored: ReturnType<TaskRun['create']> | undefined;
 
   constructor(
     core: Core<Scope>,
@@ -89,6 +94,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   }
   get live(): boolean {
     return !this.aborted && !this.ended;
+  }
+  get principal(): string {
+    return this.#principal;
   }
 
   /** Runs the request: the Outcome when it is ready at once, otherwise undefined and the sink gets it later. */
@@ -211,10 +219,51 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       if (this.modern) this.#answers = this.#mrtrAnswers(retry);
       const ctx = (this.ctx = new Context<Scope>(this));
       const work = this.#core.settings.asyncContext ? runWithContext(ctx as Context<unknown>, invoke, this) : invoke(this);
+      if (this.#task && (this.#taskStored !== undefined || (work instanceof Promise && !this.#askedInput()))) return this.#handOff(work);
       return work instanceof Promise ? this.#wait(work) : this.#result(work);
     } catch (error) {
       return this.#failure(error);
     }
+  }
+
+  /**
+   * Makes this tools/call a task (the method table calls it for a task tool the client can take as
+   * one). 2025 (`immediate`): stored now, so even the handler's first elicit waits in the task.
+   * 2026: the handler runs as a plain request first; it becomes a task once it waits on anything but
+   * MRTR input, so MRTR rounds before stay plain MRTR and a synchronous answer stays a plain result.
+   */
+  planTask(ttlMs: number, immediate: boolean): void {
+    this.#task = new TaskRun(this.#core.tasks, this, this.#principal, this.protocolVersion || 'unknown', ttlMs, this.client.capabilities);
+    if (immediate) this.toTask();
+  }
+
+  /** `ctx.task()`: store the task now, so input asked from here on waits in it; a no-op for a call that cannot be one. */
+  toTask(): void {
+    if (!this.#task || this.#taskStored !== undefined) return;
+    this.#broker = this.#task;
+    this.#taskStored = this.#task.create();
+  }
+
+  #askedInput(): boolean {
+    const broker = this.#broker;
+    return broker instanceof MrtrBroker && Object.keys(broker.inputRequests).length > 0;
+  }
+
+  /** The request's reply becomes the creation result; the handler goes on, and its end settles the task. */
+  #handOff(work: JsonObject | Promise<JsonObject>): Outcome | undefined {
+    const run = this.#task!;
+    const legacy = this.modern === undefined;
+    this.#broker = run; // input asked from now on waits in the task
+    this.#conclude(); // no idle clock, and interrupts no longer answer the request
+    Promise.resolve(work).then(
+      (result) => run.finish(this.#result(result).reply, legacy),
+      (error: unknown) => run.finish(this.#failure(error).reply, legacy),
+    );
+    const created = () => resultOutcome(this.id, legacy ? { task: legacyTask(run.record) } : createTaskResult(run.record));
+    const stored = this.#taskStored ?? run.create();
+    if (!(stored instanceof Promise)) return created();
+    stored.then(() => this.#reply(created()), (error: unknown) => this.#reply(this.#failure(error)));
+    return undefined;
   }
 
   /** Goes on once the hashing is loaded: from the start, or from `start()`. */
@@ -387,7 +436,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
    * client that declared the capability in its session is asked (no session: nothing declared).
    */
   broker(): InputBroker {
-    if (this.#broker) return this.#broker;
+    if (this.#broker) return this.#broker; // a task's broker once it is one
     const core = this.#core;
     const facts = this.#facts;
     return (this.#broker = this.modern

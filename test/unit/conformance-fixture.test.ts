@@ -78,6 +78,7 @@ const MRTR_TOOLS = [
   'test_input_required_result_tampered_state', 'test_input_required_result_capabilities',
 ];
 const DIAGNOSTIC_TOOLS = ['test_missing_capability', 'test_streaming_elicitation', 'test_logging_tool'];
+const TASK_TOOLS = ['greet', 'slow_compute', 'failing_job', 'protocol_error_job', 'confirm_delete', 'multi_input', 'test_tool_with_task'];
 const HOOKS = ['test_trigger_tool_change', 'test_trigger_prompt_change'];
 const PROMPTS = [
   'test_simple_prompt', 'test_prompt_with_arguments', 'test_prompt_with_embedded_resource', 'test_prompt_with_image',
@@ -121,6 +122,7 @@ describe('conformance fixture, 2025-11-25 session', () => {
       prompts: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
       completions: {},
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
     });
     expect(init.result.serverInfo).toMatchObject({ name: 'minimcp-conformance-fixture', version: '1.0.0' });
     expect(init.result).not.toHaveProperty('resultType');
@@ -142,7 +144,7 @@ describe('conformance fixture, 2025-11-25 session', () => {
     const reply = await request('tools/list');
     const tools = reply.result.tools as { name: string; description?: string; inputSchema: { type: string } }[];
     const names = tools.map((t) => t.name);
-    expect(names).toEqual([...BOTH_ERA_TOOLS, ...LEGACY_TOOLS, ...MRTR_TOOLS, ...DIAGNOSTIC_TOOLS, ...HOOKS]);
+    expect(names).toEqual([...BOTH_ERA_TOOLS, ...LEGACY_TOOLS, ...MRTR_TOOLS, ...DIAGNOSTIC_TOOLS, ...TASK_TOOLS, ...HOOKS]);
     for (const tool of tools) {
       expect(tool.name).toMatch(/^[A-Za-z0-9_./-]{1,64}$/);
       expect(typeof tool.description === 'string' && tool.description.length > 0).toBe(true);
@@ -468,7 +470,7 @@ describe('conformance fixture, 2026-07-28 stateless requests', () => {
     const mcp = fixture();
     const a = (await modern(mcp, 'tools/list')).result.tools.map((t: { name: string }) => t.name);
     const b = (await modern(mcp, 'tools/list')).result.tools.map((t: { name: string }) => t.name);
-    expect(a).toEqual([...BOTH_ERA_TOOLS, ...LEGACY_TOOLS, ...MRTR_TOOLS, ...DIAGNOSTIC_TOOLS, ...HOOKS]);
+    expect(a).toEqual([...BOTH_ERA_TOOLS, ...LEGACY_TOOLS, ...MRTR_TOOLS, ...DIAGNOSTIC_TOOLS, ...TASK_TOOLS, ...HOOKS]);
     expect(b).toEqual(a);
     const prompts = (await modern(mcp, 'prompts/list')).result.prompts.map((p: { name: string }) => p.name);
     expect(prompts).toEqual(PROMPTS);

@@ -1,0 +1,173 @@
+/**
+ * The in-memory task store: one process, no promise, no timer. Expired records are swept lazily (at
+ * most once a second, on any call), so an idle server holds nothing but what it already had.
+ */
+import {
+  isTerminal,
+  type CancelOutcome,
+  type TaskEnd,
+  type TaskInputRequest,
+  type TaskPage,
+  type TaskRecord,
+  type TaskStore,
+} from './task-store.js';
+
+const SWEEP_EVERY_MS = 1000;
+
+export class MemoryTaskStore implements TaskStore {
+  readonly #tasks = new Map<string, TaskRecord>();
+  readonly #watchers = new Map<string, Set<(task: TaskRecord) => void>>();
+  readonly #leases = new Map<string, number>();
+  #nextSweep = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  create(task: TaskRecord): void {
+    this.#sweep();
+    this.#tasks.set(task.taskId, structuredClone(task));
+  }
+
+  get(taskId: string, principal: string): TaskRecord | undefined {
+    const task = this.#live(taskId, principal);
+    return task && structuredClone(task);
+  }
+
+  list(principal: string, cursor?: string, limit = 50): TaskPage | undefined {
+    this.#sweep();
+    const mine = [...this.#tasks.values()].filter((t) => t.principal === principal && !this.#expired(t));
+    let start = 0;
+    if (cursor !== undefined) {
+      start = mine.findIndex((t) => t.taskId === cursor) + 1;
+      if (start === 0) return undefined;
+    }
+    const page = mine.slice(start, start + limit).map((t) => structuredClone(this.#checkOwner(t)));
+    const last = page.at(-1);
+    return start + limit < mine.length && last ? { tasks: page, nextCursor: last.taskId } : { tasks: page };
+  }
+
+  live(principal: string): number {
+    this.#sweep();
+    let count = 0;
+    for (const task of this.#tasks.values()) if (task.principal === principal && !isTerminal(task.status)) count++;
+    return count;
+  }
+
+  note(taskId: string, statusMessage: string): void {
+    this.#write(taskId, (task) => (isTerminal(task.status) ? false : ((task.statusMessage = statusMessage), true)));
+  }
+
+  ask(taskId: string, requests: Record<string, TaskInputRequest>): void {
+    this.#write(taskId, (task) => {
+      if (isTerminal(task.status)) return false;
+      task.inputRequests = { ...task.inputRequests, ...requests };
+      task.status = 'input_required';
+      return true;
+    });
+  }
+
+  take(taskId: string, key: string): { value: unknown } | undefined {
+    const responses = this.#tasks.get(taskId)?.inputResponses;
+    if (!responses || !(key in responses)) return undefined;
+    const value = responses[key];
+    delete responses[key];
+    return { value };
+  }
+
+  answer(taskId: string, principal: string, responses: Record<string, unknown>): boolean {
+    if (!this.#live(taskId, principal)) return false;
+    return this.#write(taskId, (task) => {
+      if (isTerminal(task.status)) return false;
+      const outstanding = task.inputRequests ?? {};
+      for (const [key, value] of Object.entries(responses)) {
+        if (!(key in outstanding)) continue;
+        delete outstanding[key];
+        (task.inputResponses ??= {})[key] = structuredClone(value);
+      }
+      if (Object.keys(outstanding).length === 0) {
+        delete task.inputRequests;
+        task.status = 'working';
+      }
+      return true;
+    });
+  }
+
+  settle(taskId: string, end: TaskEnd): boolean {
+    return this.#write(taskId, (task) => {
+      if (isTerminal(task.status)) return false;
+      Object.assign(task, structuredClone(end));
+      delete task.inputRequests;
+      delete task.inputResponses;
+      return true;
+    });
+  }
+
+  cancel(taskId: string, principal: string, reason = 'The task was cancelled.'): CancelOutcome {
+    const found = this.#live(taskId, principal);
+    if (!found) return { outcome: 'unknown' };
+    if (isTerminal(found.status)) return { outcome: 'terminal', task: structuredClone(found) };
+    this.#write(taskId, (task) => {
+      task.cancelRequested = true;
+      task.status = 'cancelled';
+      task.statusMessage = reason;
+      delete task.inputRequests;
+      delete task.inputResponses;
+      return true;
+    });
+    return { outcome: 'cancelled', task: structuredClone(found) };
+  }
+
+  beat(owner: string, untilMs: number): void {
+    this.#leases.set(owner, untilMs);
+  }
+
+  watch(taskId: string, on: (task: TaskRecord) => void): () => void {
+    let set = this.#watchers.get(taskId);
+    if (!set) this.#watchers.set(taskId, (set = new Set()));
+    set.add(on);
+    return () => {
+      set.delete(on);
+      if (set.size === 0 && this.#watchers.get(taskId) === set) this.#watchers.delete(taskId);
+    };
+  }
+
+  /** Applies `change` and tells the watchers; false (and no write) when `change` declines. */
+  #write(taskId: string, change: (task: TaskRecord) => boolean): boolean {
+    const task = this.#tasks.get(taskId);
+    if (!task || this.#expired(task) || !change(task)) return false;
+    task.lastUpdatedAt = new Date(this.now()).toISOString();
+    const watchers = this.#watchers.get(taskId);
+    if (watchers) for (const on of [...watchers]) on(structuredClone(task));
+    return true;
+  }
+
+  #live(taskId: string, principal: string): TaskRecord | undefined {
+    this.#sweep();
+    const task = this.#tasks.get(taskId);
+    if (!task || task.principal !== principal || this.#expired(task)) return undefined;
+    return this.#checkOwner(task);
+  }
+
+  /** A task whose owner stopped beating can never finish: it fails rather than stay `working`. */
+  #checkOwner(task: TaskRecord): TaskRecord {
+    const lease = this.#leases.get(task.owner);
+    if (!isTerminal(task.status) && lease !== undefined && lease < this.now()) {
+      this.settle(task.taskId, {
+        status: 'failed',
+        statusMessage: 'The task was lost: the server instance running it stopped.',
+        error: { code: -32603, message: 'The task was lost: the server instance running it stopped.' },
+      });
+    }
+    return task;
+  }
+
+  #expired(task: TaskRecord): boolean {
+    return task.expiresAt <= this.now();
+  }
+
+  #sweep(): void {
+    const now = this.now();
+    if (now < this.#nextSweep) return;
+    this.#nextSweep = now + SWEEP_EVERY_MS;
+    for (const [id, task] of this.#tasks) if (this.#expired(task)) this.#tasks.delete(id);
+  }
+}

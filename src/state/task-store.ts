@@ -1,0 +1,117 @@
+/**
+ * Where tasks live: a record per task that outlives the request that created it (and, with a shared
+ * store, the instance that ran it). The running handler stays in the instance that started it; the
+ * store holds only plain JSON records, so a Redis (or any other) implementation can hold them too.
+ *
+ * Every method may answer a value or a promise: the in-memory default never makes a promise, so one
+ * process pays nothing for the seam.
+ */
+import type { JsonObject } from '../protocol/jsonrpc.js';
+
+export type MaybePromise<T> = T | Promise<T>;
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+export const isTerminal = (status: TaskStatus): boolean =>
+  status === 'completed' || status === 'failed' || status === 'cancelled';
+
+/** A JSON-RPC error as the task ended with it (no stack, no cause: it goes on the wire). */
+export interface TaskError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** One server-to-client request the task waits on: `elicitation/create`, `sampling/createMessage` or `roots/list`. */
+export interface TaskInputRequest {
+  method: string;
+  params?: JsonObject;
+}
+
+/** The stored task: JSON only (no functions, no Dates), so any store can serialise it as is. */
+export interface TaskRecord {
+  /** 128 random bits; never reused. */
+  taskId: string;
+  /** Who created it ('' is anonymous). Every read and write by a client is checked against it. */
+  principal: string;
+  /** The protocol revision it was created under ('2025-11-25' or '2026-07-28'): shapes what is read back. */
+  protocolVersion: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  /** ISO 8601. */
+  createdAt: string;
+  lastUpdatedAt: string;
+  /** How long the record lives after creation; null means the server's maximum. */
+  ttlMs: number | null;
+  pollIntervalMs?: number;
+  /** Epoch ms after which the record is gone (createdAt + ttl, capped by the server). */
+  expiresAt: number;
+  /** The instance running the handler (see `beat`). */
+  owner: string;
+  /** Outstanding input requests by key, while `input_required`. */
+  inputRequests?: Record<string, TaskInputRequest>;
+  /** Answers received by key and not yet taken by the handler. */
+  inputResponses?: Record<string, unknown>;
+  /** The tool's result once `completed` (2025: also `failed` for an isError result). */
+  result?: JsonObject;
+  /** The JSON-RPC error once `failed` by a protocol error. */
+  error?: TaskError;
+  /** A client asked to cancel it; the owner aborts the handler when it sees this. */
+  cancelRequested?: boolean;
+}
+
+/** How a task ends: its terminal status and what it ended with. */
+export interface TaskEnd {
+  status: 'completed' | 'failed' | 'cancelled';
+  statusMessage?: string;
+  result?: JsonObject;
+  error?: TaskError;
+}
+
+export interface TaskPage {
+  tasks: TaskRecord[];
+  nextCursor?: string;
+}
+
+/**
+ * The seam. Reads and client writes take the principal: another principal's task is unknown
+ * (undefined / false), never "forbidden", so ids cannot be probed. Status moves are compare-and-set:
+ * a terminal task never changes again.
+ */
+export interface TaskStore {
+  /** Stores a new task; durable before the creation result is sent. */
+  create(task: TaskRecord): MaybePromise<void>;
+  /** The task, or undefined when unknown, expired or another principal's. A task whose owner went silent reads as failed. */
+  get(taskId: string, principal: string): MaybePromise<TaskRecord | undefined>;
+  /** The principal's tasks in creation order; `cursor` is opaque (from a previous page); undefined for a bad cursor. */
+  list(principal: string, cursor?: string, limit?: number): MaybePromise<TaskPage | undefined>;
+  /** How many non-terminal tasks the principal has (for the per-principal cap). */
+  live(principal: string): MaybePromise<number>;
+  /** Owner side: progress and logs as a status message, while not terminal. */
+  note(taskId: string, statusMessage: string): MaybePromise<void>;
+  /** Owner side: the handler waits on these requests; the task becomes `input_required`. */
+  ask(taskId: string, requests: Record<string, TaskInputRequest>): MaybePromise<void>;
+  /** Owner side: takes (and removes) the answer to `key` if one has arrived. */
+  take(taskId: string, key: string): MaybePromise<{ value: unknown } | undefined>;
+  /**
+   * Client side: answers to outstanding keys only (others are ignored); back to `working` when none is
+   * left. False when the task is unknown to this principal or terminal.
+   */
+  answer(taskId: string, principal: string, responses: Record<string, unknown>): MaybePromise<boolean>;
+  /** Owner side: the terminal status, only from a non-terminal one. False when it was already terminal. */
+  settle(taskId: string, end: TaskEnd): MaybePromise<boolean>;
+  /**
+   * Client side: marks the task cancelled (compare-and-set) and tells its owner to abort the handler.
+   * 'unknown' when not this principal's, 'terminal' (with the record) when it had already ended.
+   */
+  cancel(taskId: string, principal: string, reason?: string): MaybePromise<CancelOutcome>;
+  /** The owner is alive until `untilMs`: one write per tick for all its tasks. */
+  beat(owner: string, untilMs: number): MaybePromise<void>;
+  /** Every write to the task, on any instance; returns the unsubscribe. Waiters also re-read on a timer. */
+  watch(taskId: string, on: (task: TaskRecord) => void): () => void;
+}
+
+export type CancelOutcome =
+  | { outcome: 'cancelled'; task: TaskRecord }
+  | { outcome: 'terminal'; task: TaskRecord }
+  | { outcome: 'unknown' };

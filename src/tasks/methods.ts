@@ -1,0 +1,159 @@
+/**
+ * The `tasks/*` methods of both eras. 2026 (tasks extension): `tasks/get` (DetailedTask),
+ * `tasks/update` and `tasks/cancel` (empty acks), only for requests that declare the extension;
+ * `tasks/result` and `tasks/list` do not exist there (-32601). 2025 (SEP-1686): `tasks/get`,
+ * `tasks/result` (waits until the task is terminal), `tasks/list` and `tasks/cancel`.
+ * Every read is by principal: another principal's task is an unknown id (-32602).
+ */
+import type { Core, MethodCall, Send } from '../core.js';
+import { ErrorCode, McpError, ProtocolError, invalidParams } from '../protocol/errors.js';
+import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
+import { isTerminal, type TaskRecord } from '../state/task-store.js';
+import { after } from './service.js';
+import { RELATED_TASK, TASKS_EXTENSION, detailedTask, legacyTask } from './wire.js';
+
+type TaskCall = MethodCall<unknown> & { readonly principal: string };
+
+/** Whether a 2026 request declared the tasks extension in its own capabilities. */
+export function declaresTasks(call: MethodCall<unknown>): boolean {
+  const extensions = call.ctx.client.capabilities.extensions as JsonObject | undefined;
+  return isObject(extensions) && extensions[TASKS_EXTENSION] !== undefined;
+}
+
+export const missingTasksExtension = (what: string): ProtocolError =>
+  new ProtocolError(
+    ErrorCode.MissingRequiredClientCapability,
+    `${what} needs the client extension ${TASKS_EXTENSION}`,
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    400,
+  );
+
+const unknownTask = (taskId: string): McpError => invalidParams(`Unknown task: '${taskId}'`);
+
+/** The task id, checked; 2026 requests must also have declared the extension. */
+function taskIdOf(call: MethodCall<unknown>): string {
+  if (call.era === 'modern' && !declaresTasks(call)) throw missingTasksExtension(call.method);
+  const taskId = call.params.taskId;
+  if (typeof taskId !== 'string' || taskId === '') throw invalidParams('params.taskId must be a non-empty string');
+  return taskId;
+}
+
+function found(task: TaskRecord | undefined, taskId: string): TaskRecord {
+  if (!task) throw unknownTask(taskId);
+  return task;
+}
+
+function getTask(core: Core<unknown>, call: MethodCall<unknown>): JsonObject | Promise<JsonObject> {
+  const taskId = taskIdOf(call);
+  return after(core.tasks.store.get(taskId, (call as TaskCall).principal), (task) => {
+    const record = found(task, taskId);
+    return call.era === 'modern' ? detailedTask(record) : legacyTask(record);
+  });
+}
+
+/** 2026: answers to the task's outstanding input requests; keys it is not waiting on are ignored. */
+function updateTask(core: Core<unknown>, call: MethodCall<unknown>): JsonObject | Promise<JsonObject> {
+  const taskId = taskIdOf(call);
+  const responses = call.params.inputResponses;
+  if (!isObject(responses)) throw invalidParams('params.inputResponses must be an object');
+  const store = core.tasks.store;
+  const principal = (call as TaskCall).principal;
+  return after(store.get(taskId, principal), (task) => {
+    found(task, taskId);
+    return after(store.answer(taskId, principal, responses as JsonObject), () => ({}));
+  });
+}
+
+/** 2026: an empty ack, also for a task already terminal. 2025: the task, and -32602 when already terminal. */
+function cancelTask(core: Core<unknown>, call: MethodCall<unknown>): JsonObject | Promise<JsonObject> {
+  const taskId = taskIdOf(call);
+  return after(core.tasks.store.cancel(taskId, (call as TaskCall).principal, 'The task was cancelled by the client.'), (outcome) => {
+    if (outcome.outcome === 'unknown') throw unknownTask(taskId);
+    if (call.era === 'modern') return {};
+    if (outcome.outcome === 'terminal') throw invalidParams(`Task '${taskId}' is already ${outcome.task.status}: it cannot be cancelled`);
+    return legacyTask(outcome.task);
+  });
+}
+
+function listTasks(core: Core<unknown>, call: MethodCall<unknown>): JsonObject | Promise<JsonObject> {
+  const cursor = call.params.cursor;
+  if (cursor !== undefined && typeof cursor !== 'string') throw invalidParams('params.cursor must be a string');
+  return after(core.tasks.store.list((call as TaskCall).principal, cursor, core.settings.pageSize), (page) => {
+    if (!page) throw invalidParams('Invalid cursor');
+    const out: JsonObject = { tasks: page.tasks.map(legacyTask) };
+    if (page.nextCursor !== undefined) out.nextCursor = page.nextCursor;
+    return out;
+  });
+}
+
+/** 2025: waits until the task is terminal, then answers exactly what the tool call would have. */
+async function taskResult(core: Core<unknown>, call: MethodCall<unknown>): Promise<JsonObject> {
+  const taskId = taskIdOf(call);
+  const store = core.tasks.store;
+  const principal = (call as TaskCall).principal;
+  const signal = call.ctx.signal;
+  let task = found(await store.get(taskId, principal), taskId);
+  while (!isTerminal(task.status)) {
+    // Woken by a write to the task (any instance, when the store publishes) or, at the latest, after one poll interval.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(wake, core.tasks.settings.pollIntervalMs);
+      const unwatch = store.watch(taskId, wake);
+      signal.addEventListener('abort', wake);
+      function wake(): void {
+        clearTimeout(timer);
+        unwatch();
+        signal.removeEventListener('abort', wake);
+        resolve();
+      }
+    });
+    if (signal.aborted) throw new McpError(ErrorCode.InternalError, 'Request cancelled');
+    task = found(await store.get(taskId, principal), taskId);
+  }
+  const related = { [RELATED_TASK]: { taskId } };
+  if (task.error) throw new McpError(task.error.code, task.error.message, task.error.data);
+  if (task.status === 'cancelled' && !task.result) throw new McpError(ErrorCode.InvalidParams, `Task '${taskId}' was cancelled`);
+  const result = task.result ?? {};
+  return { ...result, _meta: { ...(isObject(result._meta) ? result._meta : {}), ...related } };
+}
+
+const servesTasks = (core: Core<unknown>): boolean => core.tools.servesTasks();
+
+/** Rows of the method table (methods.ts spreads them in; its MethodSpec type checks them there). */
+interface TaskMethod {
+  eras: 'legacy' | 'modern' | 'both';
+  enabled: (core: Core<unknown>) => boolean;
+  stream?: boolean;
+  run(core: Core<unknown>, call: MethodCall<unknown>): JsonObject | Promise<JsonObject>;
+}
+
+export const TASK_METHODS: [string, TaskMethod][] = [
+  ['tasks/get', { eras: 'both', enabled: servesTasks, run: getTask }],
+  ['tasks/cancel', { eras: 'both', enabled: servesTasks, run: cancelTask }],
+  ['tasks/update', { eras: 'modern', enabled: servesTasks, run: updateTask }],
+  ['tasks/list', { eras: 'legacy', enabled: servesTasks, run: listTasks }],
+  // Waits without a slot or an idle clock (like a listen stream): the task holds no request slot either.
+  ['tasks/result', { eras: 'legacy', enabled: servesTasks, stream: true, run: taskResult }],
+];
+
+/**
+ * 2026 `subscriptions/listen` with `taskIds`: a `notifications/tasks` (the DetailedTask) on every
+ * change of each of the caller's own tasks; ids of other principals' tasks are silently ignored.
+ * Returns the unsubscribe.
+ */
+export function watchTasks(core: Core<unknown>, call: MethodCall<unknown>, taskIds: readonly string[], send: Send, tag: JsonObject): () => void {
+  const store = core.tasks.store;
+  const stops: (() => void)[] = [];
+  let closed = false;
+  for (const taskId of taskIds) {
+    void Promise.resolve(store.get(taskId, (call as TaskCall).principal)).then((task) => {
+      if (!task || closed) return;
+      stops.push(store.watch(taskId, (changed) => {
+        send({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...detailedTask(changed), _meta: tag } });
+      }));
+    }, () => {});
+  }
+  return () => {
+    closed = true;
+    for (const stop of stops) stop();
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * One task whose handler runs in this process: its record in the store, the broker that turns
+ * `ctx.elicit()`/`sample()`/`listRoots()` into `input_required` and waits for `tasks/update`, and
+ * the watch that aborts the handler when the task is cancelled (from any instance).
+ */
+import { hasCapability, requiredCapability, wellFormed, type ClientMethod, type InputBroker } from '../context/client-requests.js';
+import { ErrorCode, ProtocolError } from '../protocol/errors.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { CancelledError } from '../request/in-flight.js';
+import type { TaskEnd, TaskError, TaskRecord } from '../state/task-store.js';
+import type { ClientCapabilities } from '../types.js';
+import { after, type LocalTask, type TaskService } from './service.js';
+import type { MaybePromise } from '../state/task-store.js';
+
+/** The request the task came from, as far as the task needs it. */
+export interface TaskHost {
+  abort(reason: unknown): void;
+  readonly signal: AbortSignal;
+}
+
+interface Waiting {
+  method: ClientMethod;
+  resolve(answer: JsonObject): void;
+  reject(error: Error): void;
+}
+
+export class TaskRun implements LocalTask, InputBroker {
+  readonly record: TaskRecord;
+  readonly #service: TaskService;
+  readonly #host: TaskHost;
+  readonly #capabilities: ClientCapabilities;
+  readonly #waiting = new Map<string, Waiting>();
+  #unwatch: (() => void) | undefined;
+  #count = 0;
+  #done = false;
+
+  constructor(service: TaskService, host: TaskHost, principal: string, protocolVersion: string, ttlMs: number, capabilities: ClientCapabilities) {
+    const now = Date.now();
+    const iso = new Date(now).toISOString();
+    this.record = {
+      taskId: crypto.randomUUID(), // 122 random bits from a CSPRNG: unguessable
+      principal,
+      protocolVersion,
+      status: 'working',
+      createdAt: iso,
+      lastUpdatedAt: iso,
+      ttlMs,
+      pollIntervalMs: service.settings.pollIntervalMs,
+      expiresAt: now + ttlMs,
+      owner: service.instanceId,
+    };
+    this.#service = service;
+    this.#host = host;
+    this.#capabilities = capabilities;
+  }
+
+  get taskId(): string {
+    return this.record.taskId;
+  }
+  get expiresAt(): number {
+    return this.record.expiresAt;
+  }
+
+  /** Stores the task (durable before the creation result goes out) and starts watching it. */
+  create(): MaybePromise<void> {
+    return after(this.#service.store.create(this.record), () => {
+      this.#service.add(this);
+      this.#unwatch = this.#service.store.watch(this.taskId, (task) => this.#changed(task));
+    });
+  }
+
+  /** The handler ended: its result or protocol error becomes the terminal status (unless cancelled first). */
+  finish(reply: JsonObject | undefined, legacy: boolean): void {
+    if (this.#done) return;
+    const error = reply?.error as TaskError | undefined;
+    const result = reply?.result as JsonObject | undefined;
+    let end: TaskEnd;
+    if (error) end = { status: 'failed', error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
+    // 2025 counts a tool's isError result as failed; 2026 as completed (failed is for protocol errors).
+    else end = { status: legacy && result?.isError === true ? 'failed' : 'completed', result: result ?? {} };
+    this.#end(end);
+  }
+
+  /** The TTL passed while the handler ran: it is stopped and the task fails. */
+  expire(): void {
+    this.#host.abort(new Error('The task outlived its TTL'));
+    this.#end({ status: 'failed', error: { code: ErrorCode.InternalError, message: 'The task outlived its TTL' } });
+  }
+
+  /** InputBroker: the answer if one is stored, else `input_required` until `tasks/update` brings it. */
+  request(method: ClientMethod, params: JsonObject, key: string | undefined): Promise<JsonObject> {
+    const k = key ?? `input-${++this.#count}`;
+    const needed = requiredCapability(method, params);
+    if (!hasCapability(this.#capabilities, needed)) {
+      return Promise.reject(new ProtocolError(
+        ErrorCode.MissingRequiredClientCapability,
+        `This request needs the client capability ${Object.keys(needed).join(', ')}`,
+        { requiredCapabilities: needed },
+      ));
+    }
+    if (this.#host.signal.aborted) return Promise.reject(new Error('The task was cancelled'));
+    return new Promise<JsonObject>((resolve, reject) => {
+      this.#waiting.set(k, { method, resolve, reject });
+      const store = this.#service.store;
+      void Promise.resolve(after(store.take(this.taskId, k), (answer) => {
+        if (answer) this.#deliver(k, answer.value);
+        else return store.ask(this.taskId, { [k]: { method, params } });
+      })).catch((error: unknown) => this.#fail(k, error));
+    });
+  }
+
+  #changed(task: TaskRecord): void {
+    if (task.cancelRequested && !this.#host.signal.aborted) {
+      this.#host.abort(new CancelledError('The task was cancelled'));
+      for (const k of [...this.#waiting.keys()]) this.#fail(k, new Error('The task was cancelled'));
+    }
+    if (task.status === 'cancelled' || task.status === 'failed' || task.status === 'completed') return this.#release();
+    for (const k of [...this.#waiting.keys()]) {
+      if (task.inputResponses && k in task.inputResponses) {
+        void Promise.resolve(this.#service.store.take(this.taskId, k)).then(
+          (answer) => answer && this.#deliver(k, answer.value),
+          (error: unknown) => this.#fail(k, error),
+        );
+      }
+    }
+  }
+
+  #deliver(key: string, value: unknown): void {
+    const waiting = this.#waiting.get(key);
+    if (!waiting) return;
+    this.#waiting.delete(key);
+    if (wellFormed(waiting.method, value)) waiting.resolve(value);
+    else waiting.reject(new ProtocolError(ErrorCode.InvalidParams, `Malformed inputResponses["${key}"] for ${waiting.method}`));
+  }
+
+  #fail(key: string, error: unknown): void {
+    const waiting = this.#waiting.get(key);
+    this.#waiting.delete(key);
+    waiting?.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+
+  #end(end: TaskEnd): void {
+    if (this.#done) return;
+    const written = this.#service.store.settle(this.taskId, end);
+    if (written instanceof Promise) written.catch(() => {}); // a lost write reads as "task lost" after the heartbeat stops
+    this.#release();
+  }
+
+  #release(): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#unwatch?.();
+    this.#service.delete(this);
+  }
+}
