@@ -1,10 +1,8 @@
 /** What the dispatcher and the method table share: the registries, the settings, the limits. */
-import type { NotificationBus } from './bus.js';
 import type { CancelSignal } from './context/cancellation.js';
-import type { PendingRequests } from './context/client-requests.js';
 import type { Context } from './context/context.js';
 import type { ConcurrencyGate, IdleSweeper } from './request/limits.js';
-import type { RequestRegistry } from './request/in-flight.js';
+import type { SharedState } from './state/index.js';
 import type { RequestStateCodec } from './context/request-state.js';
 import type { Connection, SessionCodec } from './context/sessions.js';
 import type { McpError } from './protocol/errors.js';
@@ -108,9 +106,8 @@ export interface Core<Scope> {
   readonly tools: ToolRegistry<Scope>;
   readonly prompts: PromptRegistry<Scope>;
   readonly resources: ResourceRegistry<Scope>;
-  readonly bus: NotificationBus;
-  readonly pending: PendingRequests;
-  readonly inFlight: RequestRegistry;
+  /** The state that outlives a request: bus, answers, cancels, sessions, replay (memory by default). */
+  readonly state: SharedState;
   readonly gate: ConcurrencyGate;
   readonly idle: IdleSweeper;
   /** Open `subscriptions/listen` streams, and how many may be open at once. */

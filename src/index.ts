@@ -18,5 +18,11 @@ export type { PromptOptions, PromptHandler, PromptArgument } from './primitives/
 export type { ResourceOptions, TemplateOptions, ResourceReader, TemplateReader } from './primitives/resources.js';
 export type { Completer, CompletionResult } from './primitives/completions.js';
 export type { StandardSchemaV1, JsonSchema, SchemaLike, JsonSchemaConverter } from './schema/standard-schema.js';
-export { MemoryBus, type BusEvent, type NotificationBus } from './bus.js';
+export {
+  MemoryBus, PendingRequests, RequestRegistry, EventStore, MemorySessionStore, resolveState,
+  type SharedState, type BusEvent, type NotificationBus, type AnswerRoute, type CancelRoute, type Abortable,
+  type SessionStore, type SessionState, type SessionPatch, type ReplayStore, type ReplayWriter, type ReplayCursor,
+  type StreamReader, type MaybePromise,
+} from './state/index.js';
+export { CancelledError, cancelKey } from './state/cancels.js';
 export * from './types.js';

@@ -1,5 +1,5 @@
 /** The method table: each MCP request method, the eras it exists in, its capability gate and its handler. */
-import { notificationOf, type BusEvent } from './bus.js';
+import { notificationOf, type BusEvent } from './state/bus.js';
 import type { CacheSettings, Core, MethodCall, Send } from './core.js';
 import { overloaded } from './request/limits.js';
 import { ErrorCode, ProtocolError, invalidParams, internalError } from './protocol/errors.js';
@@ -170,7 +170,7 @@ async function stream(core: Core<any>, call: MethodCall<any>, send: Send, filter
   const tag = { [META.subscriptionId]: subscriptionId };
   const chosen = honoured(filter);
   send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: tag, notifications: chosen } });
-  const unsubscribe = core.bus.subscribe((event) => {
+  const unsubscribe = core.state.bus.subscribe((event) => {
     if (!wants(chosen, event)) return;
     const { method, params } = notificationOf(event);
     send({ jsonrpc: '2.0', method, params: { ...params, _meta: tag } });

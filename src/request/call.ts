@@ -18,7 +18,7 @@ import { isObject, type JsonObject, type RequestId } from '../protocol/jsonrpc.j
 import type { Era } from '../protocol/versions.js';
 import { levelRank, type ClientCapabilities, type Implementation } from '../types.js';
 import { Execution, type Interrupt } from './execution.js';
-import { RequestRegistry } from './in-flight.js';
+import { cancelKey } from '../state/cancels.js';
 import { overloaded, type Waiter } from './limits.js';
 import { NO_REPLY, errorOutcome, resultOutcome, shape, toMcpError } from './outcome.js';
 
@@ -159,8 +159,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     const facts = this.#facts;
     const connection = this.#connection;
     if (connection !== undefined || facts.headers === undefined) {
-      this.#cancelKey = RequestRegistry.key(this.#principal, connection?.id, this.id);
-      core.inFlight.add(this.#cancelKey, this);
+      this.#cancelKey = cancelKey(this.#principal, connection?.id, this.id);
+      core.state.cancels.add(this.#cancelKey, this);
     }
     const signal = facts.signal;
     if (signal?.aborted) this.handleEvent();
@@ -344,7 +344,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       this.#holdsSlot = false;
       core.gate.release(this.#share);
     }
-    if (this.#cancelKey !== undefined) core.inFlight.delete(this.#cancelKey, this);
+    if (this.#cancelKey !== undefined) core.state.cancels.delete(this.#cancelKey, this);
     if (this.#listening) this.#facts.signal!.removeEventListener('abort', this);
     this.end();
     return outcome;
@@ -388,7 +388,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     const facts = this.#facts;
     return (this.#broker = this.modern
       ? new MrtrBroker(this.#answers ?? {}, this.modern.clientCapabilities as ClientCapabilities, () => this.needsInput())
-      : new StreamBroker(core.pending, ownerKey(this.#principal, this.#connection?.id), facts.send,
+      : new StreamBroker(core.state.answers, ownerKey(this.#principal, this.#connection?.id), facts.send,
         this.#connection?.clientCapabilities ?? {}, core.settings.clientRequestTimeoutMs, this));
   }
 

@@ -8,7 +8,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCode, McpError, MiniMCP } from '../../src/index.js';
-import { EventStore, parseEventId, type StreamReader } from '../../src/transports/http/event-store.js';
+import { EventStore, parseEventId, type StreamReader } from '../../src/state/replay.js';
 import { createFetchHandler, type FetchHandlerOptions } from '../../src/transports/http/index.js';
 import { serve, type RunningServer } from '../../src/transports/http/node.js';
 

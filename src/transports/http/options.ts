@@ -1,5 +1,5 @@
 /** The HTTP transport's options, shared by the fetch and node handlers, checked once into Settings. */
-import { EventStore } from './event-store.js';
+import type { ReplayStore } from '../../state/replay.js';
 import { hostRule, type HostRule } from './origin.js';
 
 export interface DnsRebindingOptions {
@@ -43,7 +43,7 @@ export interface Settings {
   readonly keepAliveMs: number;
   readonly sseRetryMs: number;
   /** Events of closed 2025 streams, waiting for a resuming GET; one store per handler. */
-  readonly events: EventStore;
+  readonly events: ReplayStore;
   readonly hosts: HostRule | undefined;
   readonly retryAfter: string;
   readonly onError: (error: unknown) => void;
@@ -59,7 +59,8 @@ function positive(options: HttpOptions, name: 'maxBodyBytes' | 'keepAliveMs' | '
   return value;
 }
 
-export function resolveSettings(options: HttpOptions = {}): Settings {
+/** `events`: the server's replay store (`mcp.state.replay`), shared by every handler of that server. */
+export function resolveSettings(options: HttpOptions = {}, events: ReplayStore): Settings {
   const mode = options.mode ?? 'streamable';
   if (mode !== 'streamable' && mode !== 'json') throw new TypeError(`HTTP option mode must be 'streamable' or 'json', got ${String(mode)}`);
   const dns = options.dnsRebinding;
@@ -68,7 +69,7 @@ export function resolveSettings(options: HttpOptions = {}): Settings {
     maxBodyBytes: positive(options, 'maxBodyBytes', 4 * 1024 * 1024),
     keepAliveMs: positive(options, 'keepAliveMs', 15_000),
     sseRetryMs: positive(options, 'sseRetryMs', 1000),
-    events: new EventStore(),
+    events,
     hosts: dns === false ? undefined : hostRule(dns?.allowedHosts ?? DEFAULT_HOSTS, dns?.allowedOrigins),
     retryAfter: String(positive(options, 'retryAfterSeconds', 1)),
     onError: options.onError ?? ((error) => console.error('[minimcp] http transport failed:', error)),

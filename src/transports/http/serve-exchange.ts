@@ -8,7 +8,7 @@ import { decideEra } from '../../protocol/era.js';
 import { isObject, serializeMessage, type JsonObject, type RequestId } from '../../protocol/jsonrpc.js';
 import type { Era } from '../../protocol/versions.js';
 import type { MiniMCP } from '../../server.js';
-import type { StreamReader } from './event-store.js';
+import type { StreamReader } from '../../state/replay.js';
 import type { CancelSignal } from '../../context/cancellation.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { ACCEPTS_JSON, ACCEPTS_SSE, acceptedTypes, isJsonContentType } from './media-types.js';
@@ -222,20 +222,19 @@ async function resume<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchan
     if (!isHttpError(error) && ex.fail?.(error)) return;
     return refuseScope(ex, settings, error);
   }
-  const found = settings.events.find(lastEventId.trim(), streamOwner(mcp.principalOf(scope), session));
+  const found = await settings.events.resume(lastEventId.trim(), streamOwner(mcp.principalOf(scope), session));
   if (found === undefined) return refuse(ex, 404, -32600, 'Not Found: no resumable stream for this Last-Event-ID and session');
-  const { stream, seq } = found;
-  const missed = stream.after(seq);
-  if (stream.done && missed.length === 0) return ex.respond(204, undefined, undefined); // nothing more: stop reconnecting
+  const { missed, done } = found;
+  if (done && missed.length === 0) return ex.respond(204, undefined, undefined); // nothing more: stop reconnecting
   if (ex.signal.aborted) return;
   ex.openStream(SSE_HEADERS);
   ex.write(`retry: ${settings.sseRetryMs}\n\n`); // sends the headers at once, even with nothing to replay
   for (const frame of missed) ex.write(frame);
-  if (stream.done) return ex.end();
+  if (done) return ex.end();
   const keepAlive = setInterval(writeKeepAlive, settings.keepAliveMs, ex);
   const gone = (): void => {
     clearInterval(keepAlive);
-    stream.detach(reader); // the events stay for the next resume
+    letGo(); // the events stay for the next resume
   };
   const reader: StreamReader = {
     write: (text) => ex.write(text),
@@ -245,8 +244,8 @@ async function resume<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchan
       ex.end();
     },
   };
+  const letGo = found.follow(reader);
   ex.signal.addEventListener('abort', gone);
-  stream.attach(reader);
 }
 
 interface HttpError {

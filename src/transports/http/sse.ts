@@ -6,7 +6,7 @@
  * 2026 streams have none of this (that revision removed event ids and resumption).
  */
 import { serializeMessage, type JsonObject, type JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import { newStreamId, type StoredStream } from './event-store.js';
+import { newStreamId, type ReplayWriter } from '../../state/replay.js';
 import type { CancelSignal } from '../../context/cancellation.js';
 import type { Exchange, HeaderMap } from './exchange.js';
 import type { Settings } from './options.js';
@@ -49,7 +49,7 @@ export class PostStream implements CancelSignal {
   #listeners: Listener[] | undefined;
   #detached = false;
   /** Set by close(): later events go here instead of to the response. */
-  #stored: StoredStream | undefined;
+  #stored: ReplayWriter | undefined;
 
   /** `legacy`: the request is of the 2025 era (decided once, at the HTTP gate). */
   constructor(ex: Exchange<unknown>, settings: Settings, legacy: boolean, session: string | undefined, owner: { readonly streamOwner: string }) {
