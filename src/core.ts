@@ -2,7 +2,7 @@
 import type { CancelSignal } from './context/cancellation.js';
 import type { Context } from './context/context.js';
 import type { ConcurrencyGate, IdleSweeper } from './request/limits.js';
-import type { SharedState } from './state/index.js';
+import type { MaybePromise, SessionPatch, SharedState } from './state/index.js';
 import type { RequestStateCodec } from './context/request-state.js';
 import type { Connection, SessionCodec } from './context/sessions.js';
 import type { McpError } from './protocol/errors.js';
@@ -142,4 +142,6 @@ export interface MethodCall<Scope> {
   readonly ctx: Context<Scope>;
   /** Logs an unexpected failure with this request (the server's `onError`). */
   reportError(error: unknown): void;
+  /** 2025: keeps a change to the session (log level, subscriptions) for its later requests, on any instance. */
+  remember(patch: SessionPatch): MaybePromise<void>;
 }

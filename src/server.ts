@@ -5,10 +5,11 @@
 import type { NotificationBus } from './state/bus.js';
 import { RequestStateCodec, Signer, loadNodeCrypto } from './context/request-state.js';
 import { SessionCodec } from './context/sessions.js';
-import type { CacheSettings, Core, Hooks, MessageFacts, Outcome, OutcomeSink, RequestInfo } from './core.js';
+import type { CacheSettings, Core, Hooks, MessageFacts, Outcome, OutcomeSink, RequestInfo, Send } from './core.js';
 import { Call, ownerKey } from './request/call.js';
 import { cancelKey } from './state/cancels.js';
 import { resolveState, type SharedState } from './state/index.js';
+import { SessionWatch } from './state/session-watch.js';
 import { ConcurrencyGate, IdleSweeper } from './request/limits.js';
 import { NO_REPLY, errorOutcome } from './request/outcome.js';
 import { ErrorCode, McpError, internalError, invalidRequest } from './protocol/errors.js';
@@ -330,6 +331,19 @@ export class MiniMCP<Scope = unknown> {
       this.#core.reportError(error, undefined);
       return errorOutcome(null, new McpError(ErrorCode.InternalError, 'Internal error', undefined, 500));
     }
+  }
+
+  /**
+   * 2025 HTTP GET stream: the session's notification channel (list changes, updates of subscribed
+   * resources), raised on any instance sharing the state. 'unknown' when the id names no session of
+   * this principal, 'busy' when the session already has its stream. Call `close()` when the stream ends.
+   */
+  async watchSession(session: string, scope: Scope | undefined, send: Send): Promise<SessionWatch | 'unknown' | 'busy'> {
+    await loadNodeCrypto();
+    const connection = this.#core.sessions.open(session, this.#core.principalOf(scope));
+    if (connection?.id === undefined) return 'unknown';
+    const watch = new SessionWatch(this.#core.state, connection.id, send, (error) => this.#core.reportError(error, undefined));
+    return (await watch.claim()) ? watch : 'busy';
   }
 
   /** Who is asking, by the `principal` option ('' when it is unset or says nothing): what transports key per-principal state by. */

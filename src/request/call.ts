@@ -21,6 +21,8 @@ import { Execution, type Interrupt } from './execution.js';
 import { cancelKey } from '../state/cancels.js';
 import { overloaded, type Waiter } from './limits.js';
 import { NO_REPLY, errorOutcome, resultOutcome, shape, toMcpError } from './outcome.js';
+import type { MaybePromise } from '../state/answers.js';
+import type { SessionPatch, SessionState } from '../state/sessions.js';
 
 const methodNotFound = (method: string, era: Era): McpError =>
   new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, era === 'modern' ? 404 : undefined);
@@ -28,6 +30,12 @@ const methodNotFound = (method: string, era: Era): McpError =>
 /** Who may answer a 2025 server-to-client request: the principal and the connection it went to. */
 export const ownerKey = (principal: string, connectionId: string | undefined): string =>
   `${principal.length}:${principal}${connectionId ?? ''}`;
+
+/** What the session store kept, onto the connection rebuilt from the session id. */
+function applySession(connection: Connection, state: SessionState): void {
+  if (state.logLevel !== undefined) connection.logLevel = state.logLevel;
+  if (state.subscriptions !== undefined) connection.subscriptions = new Set(state.subscriptions);
+}
 
 /** The handler, with the hooks around it when there are any. Static, so AsyncLocalStorage.run needs no closure. */
 const invoke = <Scope>(call: Call<Scope>): JsonObject | Promise<JsonObject> => call.invoke();
@@ -99,16 +107,46 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       ? loadNodeCrypto()
       : undefined;
     if (loading) {
-      loading.then(() => this.#later(true), (error: unknown) => this.#reply(this.#unexpected(error)));
+      loading.then(() => this.#later('admit'), (error: unknown) => this.#reply(this.#unexpected(error)));
       return undefined;
     }
     let outcome: Outcome | undefined;
     try {
-      outcome = this.admit() ?? this.#enter();
+      outcome = this.admit() ?? this.#enterSession();
     } catch (error) {
       outcome = this.#unexpected(error);
     }
     return outcome === undefined ? undefined : this.finish(outcome);
+  }
+
+  /**
+   * 2025 over HTTP: the session's log level and subscriptions come from the session store (memory
+   * by default: a Map lookup, no promise). A shared store answers later; a broken one is -32603.
+   */
+  #enterSession(): Outcome | undefined {
+    const connection = this.#connection;
+    if (this.#facts.connection !== undefined || connection?.id === undefined) return this.#enter();
+    const state = this.#core.state.sessions.get(connection.id);
+    if (!(state instanceof Promise)) {
+      if (state !== undefined) applySession(connection, state);
+      return this.#enter();
+    }
+    state.then((loaded) => {
+      if (loaded !== undefined) applySession(connection, loaded);
+      this.#later('enter');
+    }, (error: unknown) => this.#reply(this.#unexpected(error)));
+    return undefined;
+  }
+
+  /** 2025: a change to the session (log level, subscriptions), on its connection and, over HTTP, in the session store. */
+  remember(patch: SessionPatch): MaybePromise<void> {
+    const connection = this.#connection;
+    if (connection === undefined) return;
+    if (patch.logLevel !== undefined) connection.logLevel = patch.logLevel;
+    if (patch.subscribe !== undefined) (connection.subscriptions ??= new Set()).add(patch.subscribe);
+    if (patch.unsubscribe !== undefined) connection.subscriptions?.delete(patch.unsubscribe);
+    if (this.#facts.connection !== undefined || connection.id === undefined) return; // a transport's own connection keeps it
+    return this.#core.state.sessions.update(connection.id, patch);
   }
 
   /**
@@ -201,7 +239,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     const loading = retry ? loadNodeCrypto() : undefined;
     if (loading) {
       // Opening the MRTR state needs node:crypto, loaded on the first round; then this runs again.
-      loading.then(() => this.#later(), (error: unknown) => this.#reply(this.#failure(error)));
+      loading.then(() => this.#later('start'), (error: unknown) => this.#reply(this.#failure(error)));
       return undefined;
     }
     try {
@@ -214,11 +252,11 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     }
   }
 
-  /** Goes on once node:crypto is loaded: from the start, or from `start()`. */
-  #later(fromAdmission = false): void {
+  /** Goes on once node:crypto or the session's state is loaded: from admission, from entry, or from `start()`. */
+  #later(step: 'admit' | 'enter' | 'start'): void {
     let outcome: Outcome | undefined;
     try {
-      outcome = fromAdmission ? (this.admit() ?? this.#enter()) : this.start();
+      outcome = step === 'admit' ? (this.admit() ?? this.#enterSession()) : step === 'enter' ? this.#enter() : this.start();
     } catch (error) {
       outcome = this.#unexpected(error);
     }
