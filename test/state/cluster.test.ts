@@ -156,4 +156,28 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
   it('an unreachable Redis at start is a clear error', async () => {
     await expect(redisState({ url: 'redis://127.0.0.1:1', connectTimeoutMs: 1000 })).rejects.toThrow(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
   });
+
+  // Last: it stops Redis under the running cluster.
+  it.skipIf(process.env.REDIS_URL !== undefined)('Redis lost mid-run: stateless requests go on, session requests get a prompt -32603, then it reconnects by itself', async () => {
+    const session = await initialize(lb.url);
+    const modern = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'pid' };
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const stateless = () => post(lb.url, request('tools/call', { name: 'pid', arguments: {}, _meta: meta }), modern, AbortSignal.timeout(5000));
+    await redis.stop();
+    for (let i = 0; i < 3; i++) {
+      expect((await resultOf(await stateless())).content[0].text).toMatch(/^\d+$/);
+      const body = await (await post(lb.url, request('tools/call', { name: 'pid', arguments: {} }), session, AbortSignal.timeout(5000))).json();
+      expect(body.error).toMatchObject({ code: -32603 });
+    }
+    await redis.restart!();
+    const deadline = Date.now() + 15_000;
+    let served = 0;
+    while (served < 3 && Date.now() < deadline) {
+      const response = await post(lb.url, request('tools/call', { name: 'pid', arguments: {} }), session, AbortSignal.timeout(5000));
+      served = (await response.text()).includes('"result"') ? served + 1 : 0;
+      if (served === 0) await sleep(200);
+    }
+    expect(served).toBe(3); // all three instances reconnected
+  });
 });
+
