@@ -8,7 +8,7 @@
  *   node scripts/build.mjs [outDir]   (default dist/; the package test builds into a temporary copy)
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -19,6 +19,8 @@ const outDir = resolve(process.argv[2] ?? `${root}dist`);
 
 // Each export's JS file (dist/x/y.js) comes from src/x/y.ts.
 const entryPoints = Object.values(pkg.exports).map((target) => `${root}${target.import.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')}`);
+// The `minimcp` command (bin/minimcp.mjs) and the child process `minimcp dev` starts.
+entryPoints.push(`${root}src/dev/cli.ts`, `${root}src/dev/child.ts`);
 
 rmSync(outDir, { recursive: true, force: true });
 await build({
@@ -38,5 +40,7 @@ await build({
   sourcemap: false,
   logLevel: 'warning',
 });
+// The playground page is served as is by `minimcp dev`, next to dist/dev/cli.js.
+copyFileSync(`${root}src/dev/playground.html`, `${outDir}/dev/playground.html`);
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
 execFileSync(process.execPath, [tsc, '-p', `${root}tsconfig.build.json`, '--outDir', outDir], { stdio: 'inherit' });

@@ -56,3 +56,6 @@ export function createMathServer(options: Partial<MiniMCPOptions> = {}): MiniMCP
   );
   return mcp;
 }
+
+// `npm run dev` (minimcp dev) serves the default export: a MiniMCP, or a function returning one.
+export default createMathServer;

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { MiniMCP } from '../../server.js';
 import { Cancellation } from '../../context/cancellation.js';
+import { DEV_HOOK, type DevHook } from '../../dev/hook.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { resolveSettings, type HttpOptions, type Settings } from './options.js';
 import { serveExchange } from './serve-exchange.js';
@@ -196,6 +197,9 @@ const NOT_FOUND = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -326
 
 /** Serves one MiniMCP instance over HTTP on its own node:http server. */
 export async function serve<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Scope> = {}): Promise<RunningServer> {
+  // Under `minimcp dev` the dev server owns the address (src/dev/child.ts).
+  const dev = (globalThis as Record<symbol, DevHook<MiniMCP<Scope>, ServeOptions<Scope>, RunningServer> | undefined>)[DEV_HOOK];
+  if (dev) return dev.serve(mcp, options);
   const { port = 0, host = '127.0.0.1', path = '/mcp', ...handlerOptions } = options;
   if (!path.startsWith('/')) throw new TypeError(`serve() option path must start with "/", got ${path}`);
   const handler = createNodeHandler(mcp, handlerOptions);

@@ -1,5 +1,6 @@
 /** The HTTP transport's options, shared by the fetch and node handlers, checked once into Settings. */
 import type { ReplayStore } from '../../state/replay.js';
+import { corsRule, type CorsOptions, type CorsRule } from './cors.js';
 import { hostRule, type HostRule } from './origin.js';
 
 export interface DnsRebindingOptions {
@@ -30,6 +31,8 @@ export interface HttpOptions {
   sseRetryMs?: number;
   /** Host / Origin allow-lists against DNS rebinding (on by default, loopback only); false turns it off. */
   dnsRebinding?: DnsRebindingOptions | false;
+  /** CORS for browser clients on other origins (off by default); its origins also pass the Origin check. */
+  cors?: CorsOptions;
   /** Seconds sent in `Retry-After` when the server is overloaded (503). Default 1. */
   retryAfterSeconds?: number;
   /** Log of unexpected transport failures (answered 500 without details). Default: stderr. */
@@ -45,6 +48,7 @@ export interface Settings {
   /** Events of closed 2025 streams, waiting for a resuming GET; one store per handler. */
   readonly events: ReplayStore;
   readonly hosts: HostRule | undefined;
+  readonly cors: CorsRule | undefined;
   readonly retryAfter: string;
   readonly onError: (error: unknown) => void;
 }
@@ -71,6 +75,7 @@ export function resolveSettings(options: HttpOptions = {}, events: ReplayStore):
     sseRetryMs: positive(options, 'sseRetryMs', 1000),
     events,
     hosts: dns === false ? undefined : hostRule(dns?.allowedHosts ?? DEFAULT_HOSTS, dns?.allowedOrigins),
+    cors: corsRule(options.cors),
     retryAfter: String(positive(options, 'retryAfterSeconds', 1)),
     onError: options.onError ?? ((error) => console.error('[minimcp] http transport failed:', error)),
   };

@@ -11,6 +11,7 @@ import type { MiniMCP } from '../../server.js';
 import type { CancelSignal } from '../../context/cancellation.js';
 import type { BodyRead, BodySink, Exchange } from './exchange.js';
 import { ACCEPTS_JSON, ACCEPTS_SSE, acceptedTypes, isJsonContentType } from './media-types.js';
+import { answerPreflight, corsAllows, withCors } from './cors.js';
 import { hostAllowed, originAllowed } from './origin.js';
 import type { Settings } from './options.js';
 import { PostStream, streamOwner } from './sse.js';
@@ -41,13 +42,16 @@ function paramsOf(value: unknown): JsonObject | undefined {
  * whose handler answers synchronously goes from body to response without a single promise, which
  * matters on Node 20, where AsyncLocalStorage makes every promise cost.
  */
-export function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>): void {
+export function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settings, exchange: Exchange<Scope>): void {
+  const cors = settings.cors;
+  const ex = cors ? withCors(cors, exchange) : exchange;
   const post = new PostExchange(mcp, settings, ex);
   try {
     const hosts = settings.hosts;
-    if (hosts && (!hostAllowed(hosts, ex.get('host')) || !originAllowed(hosts, ex.get('origin')))) {
+    if (hosts && (!hostAllowed(hosts, ex.get('host')) || !(originAllowed(hosts, ex.get('origin')) || corsAllows(cors, ex.get('origin'))))) {
       return refuse(ex, 403, -32600, 'Forbidden: Host or Origin not allowed');
     }
+    if (cors && ex.method === 'OPTIONS') return answerPreflight(cors, ex);
     if (ex.method !== 'POST') {
       if (ex.method === 'GET' && settings.streamable && (ex.get('last-event-id') !== undefined || ex.get('mcp-session-id') !== undefined)) {
         return void serveGet(mcp, settings, ex).catch((error: unknown) => post.fail(error));

@@ -1,0 +1,83 @@
+/** `minimcp dev` conventions: a module that calls serve() itself, a factory export, and the errors a user meets. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDev } from '../../src/dev/supervisor.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const src = (path: string) => JSON.stringify(join(root, 'src', path));
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'minimcp-dev-'));
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function withDev(name: string, source: string, check: (base: string, printed: string[]) => Promise<void>): Promise<void> {
+  const file = join(dir, name);
+  writeFileSync(file, source);
+  const printed: string[] = [];
+  const dev = await startDev({ file, port: 0, print: (line) => printed.push(line) });
+  try {
+    await check(dev.url, printed);
+  } finally {
+    await dev.close();
+  }
+}
+
+const callTool = async (base: string, name: string) =>
+  (await fetch(`${base}mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } }),
+    signal: AbortSignal.timeout(30_000),
+  })).json();
+
+describe('minimcp dev', () => {
+  it('serves a module that calls serve() itself, on the dev address (its path and options kept), and hands it that URL', async () => {
+    const source = `
+      import { MiniMCP } from ${src('index.ts')};
+      import { serve } from ${src('transports/http/node.ts')};
+      const mcp = new MiniMCP({ name: 'self-served', version: '1' });
+      let shown = '';
+      mcp.tool('where', {}, () => shown);
+      const running = await serve(mcp, { port: 4321, path: '/custom' });
+      shown = running.url;`;
+    await withDev('self.mjs', source, async (base) => {
+      expect((await callTool(base, 'where')).result.content[0].text).toBe(`${base}mcp`);
+    });
+  }, 60_000);
+
+  it('serves a default-exported factory', async () => {
+    const source = `
+      import { MiniMCP } from ${src('index.ts')};
+      export default async () => new MiniMCP({ name: 'factory', version: '1' }).tool('hi', {}, () => 'from a factory');`;
+    await withDev('factory.ts', source, async (base) => {
+      expect((await callTool(base, 'hi')).result.content[0].text).toBe('from a factory');
+    });
+  }, 60_000);
+
+  it('a module that gives no server explains the convention; /mcp answers 503 with the reason', async () => {
+    await withDev('nothing.ts', 'export const x = 1;', async (base, printed) => {
+      const answer = await fetch(`${base}mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(30_000) });
+      expect(answer.status).toBe(503);
+      expect((await answer.json()).error.message).toMatch(/did not give minimcp dev a server.*export default mcp/);
+      expect(printed.join('\n')).toMatch(/export default mcp/);
+    });
+  }, 60_000);
+
+  it('a throw at import time is shown with a code frame at the throwing line', async () => {
+    const source = `const port = 1;\nif (port) {\n  throw new Error('no database');\n}\nexport default undefined;\n`;
+    await withDev('throws.ts', source, async (base, printed) => {
+      const answer = await fetch(`${base}mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(30_000) });
+      expect(answer.status).toBe(503);
+      const text = printed.join('\n');
+      expect(text).toContain('no database');
+      expect(text).toMatch(/throws\.ts:3:\d+/);
+      expect(text).toMatch(/> 3 \|   throw new Error\('no database'\);/);
+    });
+  }, 60_000);
+});
