@@ -1,11 +1,9 @@
 /** What the dispatcher and the method table share: the registries, the settings, the limits. */
-import type { NotificationBus } from './bus.js';
 import type { CancelSignal } from './context/cancellation.js';
-import type { PendingRequests } from './context/client-requests.js';
 import type { Context } from './context/context.js';
 import type { PrincipalQuota } from './context/principal.js';
 import type { ConcurrencyGate, IdleSweeper } from './request/limits.js';
-import type { RequestRegistry } from './request/in-flight.js';
+import type { MaybePromise, SessionPatch, SharedState } from './state/index.js';
 import type { RequestStateCodec } from './context/request-state.js';
 import type { Connection, SessionCodec } from './context/sessions.js';
 import type { McpError } from './protocol/errors.js';
@@ -114,9 +112,8 @@ export interface Core<Scope> {
   readonly tools: ToolRegistry<Scope>;
   readonly prompts: PromptRegistry<Scope>;
   readonly resources: ResourceRegistry<Scope>;
-  readonly bus: NotificationBus;
-  readonly pending: PendingRequests;
-  readonly inFlight: RequestRegistry;
+  /** The state that outlives a request: bus, answers, cancels, sessions, replay (memory by default). */
+  readonly state: SharedState;
   readonly gate: ConcurrencyGate;
   readonly idle: IdleSweeper;
   /** Open `subscriptions/listen` streams: at most `maxStreams`, and `maxStreamsPerPrincipal` per principal. */
@@ -157,4 +154,6 @@ export interface MethodCall<Scope> {
   reportError(error: unknown): void;
   /** tools/call: this call becomes a task (2025: now; 2026: once its handler waits). */
   planTask(ttlMs: number, immediate: boolean): void;
+  /** 2025: keeps a change to the session (log level, subscriptions) for its later requests, on any instance. */
+  remember(patch: SessionPatch): MaybePromise<void>;
 }

@@ -21,13 +21,19 @@ export type { TemplateVariables, TemplateVariableName } from './primitives/templ
 export type { Completer, CompletionResult } from './primitives/completions.js';
 export type { StandardSchemaV1, JsonSchema, SchemaLike, JsonSchemaConverter } from './schema/standard-schema.js';
 export type { FromJsonSchema } from './schema/json-schema-types.js';
-export { MemoryBus, type BusEvent, type NotificationBus } from './bus.js';
 export { MemoryTaskStore } from './state/memory-task-store.js';
 export {
   isTerminal, type TaskStore, type TaskRecord, type TaskStatus, type TaskEnd, type TaskError, type TaskInputRequest,
   type TaskPage, type CancelOutcome,
 } from './state/task-store.js';
 export type { TaskSettings } from './tasks/service.js';
+export {
+  MemoryBus, PendingRequests, RequestRegistry, EventStore, MemorySessionStore, resolveState,
+  type SharedState, type BusEvent, type NotificationBus, type AnswerRoute, type CancelRoute, type Abortable,
+  type SessionStore, type SessionState, type SessionPatch, type ReplayStore, type ReplayWriter, type ReplayCursor,
+  type StreamReader, type MaybePromise,
+} from './state/index.js';
+export { CancelledError, cancelKey } from './state/cancels.js';
 export * from './types.js';
 export {
   APP_MIME_TYPE, APPS_EXTENSION, LEGACY_RESOURCE_URI_KEY, addApp, addAppResource, addAppTool, appsCapability, supportsApps,

@@ -1,5 +1,6 @@
 /** The method table: each MCP request method, the eras it exists in, its capability gate and its handler. */
-import { notificationOf, type BusEvent } from './bus.js';
+import { notificationOf, type BusEvent } from './state/bus.js';
+import type { MaybePromise } from './state/answers.js';
 import type { CacheSettings, Core, MethodCall, Send } from './core.js';
 import { overloaded } from './request/limits.js';
 import { ErrorCode, McpError, ProtocolError, invalidParams, internalError } from './protocol/errors.js';
@@ -148,22 +149,21 @@ function initialize(core: Core<any>, call: MethodCall<any>): JsonObject {
   return result;
 }
 
-function setLevel(_core: Core<any>, call: MethodCall<any>): JsonObject {
+function setLevel(_core: Core<any>, call: MethodCall<any>): JsonObject | Promise<JsonObject> {
   const level = call.params.level;
   if (typeof level !== 'string' || levelRank(level) < 0) throw invalidParams(`Invalid log level: ${typeof level === 'string' || typeof level === 'number' ? level : typeof level}`);
-  if (call.connection) call.connection.logLevel = level as LoggingLevel;
-  return {};
+  return afterSaving(call.remember({ logLevel: level as LoggingLevel }));
+}
+
+/** An empty result once the session change is kept (at once in memory). */
+function afterSaving(saving: MaybePromise<void>): JsonObject | Promise<JsonObject> {
+  return saving instanceof Promise ? saving.then(() => ({})) : {};
 }
 
 function subscription(add: boolean) {
-  return (_core: Core<any>, call: MethodCall<any>): JsonObject => {
+  return (_core: Core<any>, call: MethodCall<any>): JsonObject | Promise<JsonObject> => {
     const uri = stringParam(call.params, 'uri');
-    if (call.connection) {
-      call.connection.subscriptions ??= new Set();
-      if (add) call.connection.subscriptions.add(uri);
-      else call.connection.subscriptions.delete(uri);
-    }
-    return {};
+    return afterSaving(call.remember(add ? { subscribe: uri } : { unsubscribe: uri }));
   };
 }
 
@@ -277,7 +277,7 @@ async function stream(core: Core<any>, call: MethodCall<any>, send: Send, chosen
   send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: tag, notifications: acknowledged(chosen) } });
   // A list change reaches the stream only when the list this caller sees changed.
   const view = new ListView(core, call.ctx);
-  const unsubscribe = core.bus.subscribe((event) => {
+  const unsubscribe = core.state.bus.subscribe((event) => {
     if (!wants(chosen, event) || !view.concerns(event)) return;
     const { method, params } = notificationOf(event);
     send({ jsonrpc: '2.0', method, params: { ...params, _meta: tag } });

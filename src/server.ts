@@ -2,13 +2,14 @@
  * MiniMCP: options, registration, and `handle()`, the one function every transport wraps.
  * Handlers are registered once; nothing here is rebuilt per request and no session is kept.
  */
-import { MemoryBus, type NotificationBus } from './bus.js';
-import { PendingRequests } from './context/client-requests.js';
+import type { NotificationBus } from './state/bus.js';
 import { RequestStateCodec, Signer, loadCrypto } from './context/request-state.js';
 import { SessionCodec } from './context/sessions.js';
-import type { CacheSettings, Core, Hooks, MessageFacts, Outcome, OutcomeSink, RequestInfo } from './core.js';
+import type { CacheSettings, Core, Hooks, MessageFacts, Outcome, OutcomeSink, RequestInfo, Send } from './core.js';
 import { Call, ownerKey } from './request/call.js';
-import { RequestRegistry } from './request/in-flight.js';
+import { cancelKey } from './state/cancels.js';
+import { resolveState, type SharedState } from './state/index.js';
+import { SessionWatch } from './state/session-watch.js';
 import { ConcurrencyGate, IdleSweeper } from './request/limits.js';
 import { NO_REPLY, errorOutcome } from './request/outcome.js';
 import { PrincipalQuota } from './context/principal.js';
@@ -76,7 +77,13 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   toJsonSchema?: JsonSchemaConverter;
   /** Advertise a primitive even before anything is registered (for servers that register later). */
   capabilities?: { tools?: boolean; prompts?: boolean; resources?: boolean };
+  /** @deprecated Use `state: { bus }`. */
   bus?: NotificationBus;
+  /**
+   * The state that outlives one request (notification bus, 2025 answers, cancels, sessions, SSE
+   * replay): in memory by default. `redisState()` from minimcp/redis shares it between instances.
+   */
+  state?: Partial<SharedState>;
   /**
    * Make `getContext()` work anywhere inside a handler (AsyncLocalStorage). Default on. On Node 20 it
    * costs every promise a hook (roughly 10-30% of a no-op HTTP request, measured); `false` removes that cost, and
@@ -140,6 +147,15 @@ function taskService(options: NonNullable<MiniMCPOptions['tasks']>): TaskService
   });
 }
 
+/** The state pieces (memory by default); shared ones need the secret every instance signs with. */
+function stateOf(options: MiniMCPOptions<never>): SharedState {
+  const state = resolveState({ bus: options.bus, ...options.state });
+  if (state.shared && options.requestState?.secret === undefined) {
+    throw new TypeError('MiniMCP: shared state needs requestState.secret (the same on every instance), or sessions and MRTR state signed on one instance will not open on another');
+  }
+  return state;
+}
+
 export class MiniMCP<Scope = unknown> {
   readonly #core: Core<Scope>;
   readonly #force: NonNullable<MiniMCPOptions['capabilities']>;
@@ -155,7 +171,8 @@ export class MiniMCP<Scope = unknown> {
     const info: Implementation = JSON.parse(JSON.stringify({ name, version, title, description, websiteUrl, icons }));
     const cache = { ...DEFAULT_CACHE, ...options.cache };
     for (const key of Object.keys(cache) as (keyof CacheSettings)[]) cache[key] = checkCacheHint(key, cache[key]);
-    const bus = options.bus ?? new MemoryBus();
+    const state = stateOf(options);
+    const bus = state.bus;
     this.#force = options.capabilities ?? {};
     const changed = (type: 'tools' | 'prompts' | 'resources') => () => {
       this.#capabilities = {};
@@ -171,9 +188,7 @@ export class MiniMCP<Scope = unknown> {
       tools: new ToolRegistry<Scope>(changed('tools'), options.toJsonSchema, visibility),
       prompts: new PromptRegistry<Scope>(changed('prompts'), options.toJsonSchema, visibility),
       resources: new ResourceRegistry<Scope>(changed('resources'), visibility),
-      bus,
-      pending: new PendingRequests(),
-      inFlight: new RequestRegistry(),
+      state,
       gate: new ConcurrencyGate(
         maxConcurrency,
         positiveInt(options, 'maxQueue', maxConcurrency * 4),
@@ -214,7 +229,12 @@ export class MiniMCP<Scope = unknown> {
 
   /** The notification bus (list changes, resource updates); transports subscribe to it. */
   get bus(): NotificationBus {
-    return this.#core.bus;
+    return this.#core.state.bus;
+  }
+
+  /** The state that outlives one request (see `state` in the options); transports read it. */
+  get state(): SharedState {
+    return this.#core.state;
   }
 
   // ---- registration -------------------------------------------------------------------------------
@@ -292,7 +312,7 @@ export class MiniMCP<Scope = unknown> {
 
   /** Tells subscribers (2025 `resources/subscribe`, 2026 listen streams) that a resource changed. */
   notifyResourceUpdated(uri: string): void {
-    this.#core.bus.publish({ type: 'resources/updated', uri });
+    this.#core.state.bus.publish({ type: 'resources/updated', uri });
   }
 
   // ---- handling -----------------------------------------------------------------------------------
@@ -347,16 +367,33 @@ export class MiniMCP<Scope = unknown> {
         case 'response': {
           const principal = this.#principalOf(facts);
           const connectionId = this.#connectionId(facts, principal);
-          if (connectionId !== null && this.#core.pending.settle(envelope.id, ownerKey(principal, connectionId), envelope.result, envelope.error)) {
-            return NO_REPLY;
-          }
-          return errorOutcome(envelope.id, invalidRequest('Invalid Request: no request is waiting for this response'));
+          const routed = connectionId !== null && this.#core.state.answers.answer(envelope.id, ownerKey(principal, connectionId), envelope.result, envelope.error);
+          if (typeof routed === 'boolean') return answered(routed, envelope.id);
+          // A shared route answers later: the sink gets the outcome (a broken route is -32603, never a hang).
+          routed.then((ok) => sink.deliver(answered(ok, envelope.id)), (error: unknown) => {
+            this.#core.reportError(error, undefined);
+            sink.deliver(errorOutcome(envelope.id, internalError('Internal error: the answer could not be routed')));
+          });
+          return undefined;
         }
       }
     } catch (error) {
       this.#core.reportError(error, undefined);
       return errorOutcome(null, new McpError(ErrorCode.InternalError, 'Internal error', undefined, 500));
     }
+  }
+
+  /**
+   * 2025 HTTP GET stream: the session's notification channel (list changes, updates of subscribed
+   * resources), raised on any instance sharing the state. 'unknown' when the id names no session of
+   * this principal, 'busy' when the session already has its stream. Call `close()` when the stream ends.
+   */
+  async watchSession(session: string, scope: Scope | undefined, send: Send): Promise<SessionWatch | 'unknown' | 'busy'> {
+    await loadCrypto();
+    const connection = this.#core.sessions.open(session, this.#core.principalOf(scope));
+    if (connection?.id === undefined) return 'unknown';
+    const watch = new SessionWatch(this.#core.state, connection.id, send, (error) => this.#core.reportError(error, undefined));
+    return (await watch.claim()) ? watch : 'busy';
   }
 
   /** Who is asking, by the `principal` option ('' when it is unset or says nothing): what transports key per-principal state by. */
@@ -387,8 +424,8 @@ export class MiniMCP<Scope = unknown> {
       const principal = typeof id === 'string' || typeof id === 'number' ? this.#principalOf(facts) : undefined;
       const connectionId = principal === undefined ? null : this.#connectionId(facts, principal);
       if (connectionId !== null) {
-        const key = RequestRegistry.key(principal!, connectionId, id as RequestId);
-        this.#core.inFlight.cancel(key, typeof params?.reason === 'string' ? params.reason : 'cancelled by the client');
+        const key = cancelKey(principal!, connectionId, id as RequestId);
+        this.#core.state.cancels.cancel(key, typeof params?.reason === 'string' ? params.reason : 'cancelled by the client');
       }
     }
     // Everything else (progress for our requests, roots/list_changed...) needs no action from a stateless core.
@@ -415,6 +452,11 @@ export class MiniMCP<Scope = unknown> {
     }
     return caps;
   }
+}
+
+/** A client response was taken (no reply), or nobody waits for it. */
+function answered(ok: boolean, id: RequestId): Outcome {
+  return ok ? NO_REPLY : errorOutcome(id, invalidRequest('Invalid Request: no request is waiting for this response'));
 }
 
 /** Where `dispatch()` receives an outcome that was not ready at once. */

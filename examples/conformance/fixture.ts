@@ -16,6 +16,7 @@
 import {
   ErrorCode, McpError, MiniMCP, content,
   type Context, type CreateMessageResult, type ElicitResult, type JsonObject,
+  type MiniMCPOptions,
 } from '../../src/index.js';
 import { registerTaskTools } from './task-tools.js';
 
@@ -79,6 +80,8 @@ export const JSON_SCHEMA_2020_12_FIXTURE = {
 export interface ConformanceFixtureOptions {
   /** Pause between the log and progress steps of the streaming tools. The suite expects about 50 ms. */
   stepDelayMs?: number;
+  /** Extra server options (the cluster's shared state and secret, see examples/cluster.ts). */
+  server?: Partial<MiniMCPOptions>;
 }
 
 // ---- small helpers ------------------------------------------------------------------------------
@@ -127,6 +130,7 @@ function requireModern(ctx: Context, name: string): void {
 export function createConformanceFixture(options: ConformanceFixtureOptions = {}): MiniMCP {
   const step = options.stepDelayMs ?? 50;
   const mcp = new MiniMCP({
+    ...options.server,
     name: 'minimcp-conformance-fixture',
     version: '1.0.0',
     title: 'MiniMCP conformance fixture',

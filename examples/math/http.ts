@@ -1,9 +1,10 @@
 /** The math example over Streamable HTTP: `npm start` (PORT=3000 by default), loopback only. */
 import { serve } from '../../src/transports/http/node.js';
+import { clusterOptions } from '../cluster.js';
 import { createMathServer } from './server.js';
 
 const port = Number(process.env.PORT ?? 3000);
-const { url, close } = await serve(createMathServer(), { port, host: '127.0.0.1' });
+const { url, close } = await serve(createMathServer(await clusterOptions()), { port, host: '127.0.0.1' });
 
 const initialize = JSON.stringify({
   jsonrpc: '2.0',

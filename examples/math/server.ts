@@ -1,6 +1,6 @@
 /** The math example: four tools, a prompt, a static resource and a template. Served by http.ts and stdio.ts. */
 import * as z from 'zod';
-import { MiniMCP } from '../../src/index.js';
+import { MiniMCP, type MiniMCPOptions } from '../../src/index.js';
 
 const operands = z.object({
   a: z.number().describe('The first number'),
@@ -8,8 +8,10 @@ const operands = z.object({
 });
 const result = z.object({ result: z.number() });
 
-export function createMathServer(): MiniMCP {
+/** `options`: extra server options (the cluster's shared state and secret). */
+export function createMathServer(options: Partial<MiniMCPOptions> = {}): MiniMCP {
   const mcp = new MiniMCP({
+    ...options,
     name: 'minimcp-math',
     version: '1.0.0',
     title: 'MiniMCP math',

@@ -5,7 +5,8 @@
  */
 import { ErrorCode, ProtocolError } from '../protocol/errors.js';
 import type { CancelSignal } from './cancellation.js';
-import { isObject, type JsonObject, type JsonRpcErrorObject, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
+import type { AnswerRoute } from '../state/answers.js';
+import { isObject, type JsonObject, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { ClientCapabilities } from '../types.js';
 
 export type ClientMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
@@ -31,68 +32,11 @@ export interface InputBroker {
   request(method: ClientMethod, params: JsonObject, key: string | undefined): Promise<JsonObject>;
 }
 
-interface Pending {
-  /** Who may answer: the principal and connection the request went to. */
-  readonly owner: string;
-  resolve(result: JsonObject): void;
-  reject(error: Error): void;
-}
-
-/**
- * Server-to-client requests waiting for their answer, by unguessable id. Only the principal and
- * connection the request was sent to may answer it: anyone else's response with that id matches nothing.
- */
-export class PendingRequests {
-  readonly #waiting = new Map<RequestId, Pending>();
-
-  get size(): number {
-    return this.#waiting.size;
-  }
-
-  /** Sends the request and resolves with the client's result; rejects on error, abort or timeout. */
-  ask(
-    owner: string, send: (m: JsonRpcMessage) => void, method: string, params: JsonObject, signal: CancelSignal, timeoutMs: number,
-  ): Promise<JsonObject> {
-    const id = `mm-${crypto.randomUUID()}`;
-    return new Promise<JsonObject>((resolve, reject) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        this.#waiting.delete(id);
-      };
-      const onAbort = (): void => {
-        done();
-        reject(new Error(`The request was cancelled while waiting for the client's ${method} answer`));
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`The client did not answer ${method} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#waiting.set(id, {
-        owner,
-        resolve: (r) => (done(), resolve(r)),
-        reject: (e) => (done(), reject(e)),
-      });
-      send({ jsonrpc: '2.0', id, method, params });
-    });
-  }
-
-  /** Routes a client response to its waiting handler; false when nobody `owner` asked waits for that id. */
-  settle(id: RequestId, owner: string, result: JsonObject | undefined, error: JsonRpcErrorObject | undefined): boolean {
-    const pending = this.#waiting.get(id);
-    if (!pending || pending.owner !== owner) return false;
-    if (error) pending.reject(new Error(`The client answered with an error: ${error.message}`));
-    else pending.resolve(result ?? {});
-    return true;
-  }
-}
-
 /** 2025: a real request on the stream; the handler's idle timer pauses while a person answers. */
 export class StreamBroker implements InputBroker {
   constructor(
-    private readonly pending: PendingRequests,
-    /** Who may answer (see PendingRequests). */
+    private readonly pending: AnswerRoute,
+    /** Who may answer (see AnswerRoute). */
     private readonly owner: string,
     private readonly send: ((m: JsonRpcMessage) => void) | undefined,
     /** What the client declared; none (a 2025 request outside any session) means nothing may be asked. */

@@ -3,7 +3,7 @@
  * entry the caller may not see is treated everywhere as if it were not registered, so an answer never
  * hints that it exists. With no rule anywhere, nothing here runs and nothing is allocated per request.
  */
-import type { BusEvent } from '../bus.js';
+import type { BusEvent } from '../state/bus.js';
 import type { Context } from '../context/context.js';
 import type { Connection } from '../context/sessions.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';

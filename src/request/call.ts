@@ -18,11 +18,13 @@ import { isObject, type JsonObject, type RequestId } from '../protocol/jsonrpc.j
 import type { Era } from '../protocol/versions.js';
 import { levelRank, type ClientCapabilities, type Implementation } from '../types.js';
 import { Execution, type Interrupt } from './execution.js';
-import { RequestRegistry } from './in-flight.js';
+import { cancelKey } from '../state/cancels.js';
 import { overloaded, type Waiter } from './limits.js';
 import { NO_REPLY, errorOutcome, resultOutcome, shape, toMcpError } from './outcome.js';
 import { TaskRun } from '../tasks/task-run.js';
 import { createTaskResult, legacyTask } from '../tasks/wire.js';
+import type { MaybePromise } from '../state/answers.js';
+import type { SessionPatch, SessionState } from '../state/sessions.js';
 
 const methodNotFound = (method: string, era: Era): McpError =>
   new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, era === 'modern' ? 404 : undefined);
@@ -30,6 +32,12 @@ const methodNotFound = (method: string, era: Era): McpError =>
 /** Who may answer a 2025 server-to-client request: the principal and the connection it went to. */
 export const ownerKey = (principal: string, connectionId: string | undefined): string =>
   `${principal.length}:${principal}${connectionId ?? ''}`;
+
+/** What the session store kept, onto the connection rebuilt from the session id. */
+function applySession(connection: Connection, state: SessionState): void {
+  if (state.logLevel !== undefined) connection.logLevel = state.logLevel;
+  if (state.subscriptions !== undefined) connection.subscriptions = new Set(state.subscriptions);
+}
 
 /** The handler, with the hooks around it when there are any. Static, so AsyncLocalStorage.run needs no closure. */
 const invoke = <Scope>(call: Call<Scope>): JsonObject | Promise<JsonObject> => call.invoke();
@@ -107,16 +115,46 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       ? loadCrypto()
       : undefined;
     if (loading !== undefined) {
-      loading.then(() => this.#later(true), (error: unknown) => this.#reply(this.#unexpected(error)));
+      loading.then(() => this.#later('admit'), (error: unknown) => this.#reply(this.#unexpected(error)));
       return undefined;
     }
     let outcome: Outcome | undefined;
     try {
-      outcome = this.admit() ?? this.#enter();
+      outcome = this.admit() ?? this.#enterSession();
     } catch (error) {
       outcome = this.#unexpected(error);
     }
     return outcome === undefined ? undefined : this.finish(outcome);
+  }
+
+  /**
+   * 2025 over HTTP: the session's log level and subscriptions come from the session store (memory
+   * by default: a Map lookup, no promise). A shared store answers later; a broken one is -32603.
+   */
+  #enterSession(): Outcome | undefined {
+    const connection = this.#connection;
+    if (this.#facts.connection !== undefined || connection?.id === undefined) return this.#enter();
+    const state = this.#core.state.sessions.get(connection.id);
+    if (!(state instanceof Promise)) {
+      if (state !== undefined) applySession(connection, state);
+      return this.#enter();
+    }
+    state.then((loaded) => {
+      if (loaded !== undefined) applySession(connection, loaded);
+      this.#later('enter');
+    }, (error: unknown) => this.#reply(this.#unexpected(error)));
+    return undefined;
+  }
+
+  /** 2025: a change to the session (log level, subscriptions), on its connection and, over HTTP, in the session store. */
+  remember(patch: SessionPatch): MaybePromise<void> {
+    const connection = this.#connection;
+    if (connection === undefined) return;
+    if (patch.logLevel !== undefined) connection.logLevel = patch.logLevel;
+    if (patch.subscribe !== undefined) (connection.subscriptions ??= new Set()).add(patch.subscribe);
+    if (patch.unsubscribe !== undefined) connection.subscriptions?.delete(patch.unsubscribe);
+    if (this.#facts.connection !== undefined || connection.id === undefined) return; // a transport's own connection keeps it
+    return this.#core.state.sessions.update(connection.id, patch);
   }
 
   /**
@@ -170,8 +208,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     const facts = this.#facts;
     const connection = this.#connection;
     if (connection !== undefined || facts.headers === undefined) {
-      this.#cancelKey = RequestRegistry.key(this.#principal, connection?.id, this.id);
-      core.inFlight.add(this.#cancelKey, this);
+      this.#cancelKey = cancelKey(this.#principal, connection?.id, this.id);
+      core.state.cancels.add(this.#cancelKey, this);
     }
     const signal = facts.signal;
     if (signal?.aborted) this.handleEvent();
@@ -212,7 +250,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     const loading = retry ? loadCrypto() : undefined;
     if (loading !== undefined) {
       // Opening the MRTR state needs the hashing, loaded on the first round; then this runs again.
-      loading.then(() => this.#later(), (error: unknown) => this.#reply(this.#failure(error)));
+      loading.then(() => this.#later('start'), (error: unknown) => this.#reply(this.#failure(error)));
       return undefined;
     }
     try {
@@ -266,11 +304,11 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     return undefined;
   }
 
-  /** Goes on once the hashing is loaded: from the start, or from `start()`. */
-  #later(fromAdmission = false): void {
+  /** Goes on once the hashing or the session's state is loaded: from admission, from entry, or from `start()`. */
+  #later(step: 'admit' | 'enter' | 'start'): void {
     let outcome: Outcome | undefined;
     try {
-      outcome = fromAdmission ? (this.admit() ?? this.#enter()) : this.start();
+      outcome = step === 'admit' ? (this.admit() ?? this.#enterSession()) : step === 'enter' ? this.#enter() : this.start();
     } catch (error) {
       outcome = this.#unexpected(error);
     }
@@ -397,7 +435,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       this.#holdsSlot = false;
       core.gate.release(this.#share);
     }
-    if (this.#cancelKey !== undefined) core.inFlight.delete(this.#cancelKey, this);
+    if (this.#cancelKey !== undefined) core.state.cancels.delete(this.#cancelKey, this);
     if (this.#listening) this.#facts.signal!.removeEventListener('abort', this);
     this.end();
     return outcome;
@@ -441,7 +479,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     const facts = this.#facts;
     return (this.#broker = this.modern
       ? new MrtrBroker(this.#answers ?? {}, this.modern.clientCapabilities as ClientCapabilities, () => this.needsInput())
-      : new StreamBroker(core.pending, ownerKey(this.#principal, this.#connection?.id), facts.send,
+      : new StreamBroker(core.state.answers, ownerKey(this.#principal, this.#connection?.id), facts.send,
         this.#connection?.clientCapabilities ?? {}, core.settings.clientRequestTimeoutMs, this));
   }
 

@@ -4,7 +4,7 @@
  * never do, and an AbortController costs more than the rest of a no-op request on Node 20.
  */
 import { Cancellation, type CancelSignal } from '../context/cancellation.js';
-import { CancelledError } from './in-flight.js';
+import { CancelledError } from '../state/cancels.js';
 
 export type Interrupt = 'timeout' | 'aborted' | 'input';
 

@@ -6,7 +6,7 @@
 import { hasCapability, requiredCapability, wellFormed, type ClientMethod, type InputBroker } from '../context/client-requests.js';
 import { ErrorCode, ProtocolError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import { CancelledError } from '../request/in-flight.js';
+import { CancelledError } from '../state/cancels.js';
 import type { TaskEnd, TaskError, TaskRecord } from '../state/task-store.js';
 import type { ClientCapabilities } from '../types.js';
 import { after, type LocalTask, type TaskService } from './service.js';

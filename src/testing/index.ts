@@ -4,7 +4,7 @@
  * 2025 handshake, or the 2026 `_meta` envelope with MRTR rounds), so a test exercises the same
  * validation, hooks and error mapping as production.
  */
-import { notificationOf } from '../bus.js';
+import { notificationOf } from '../state/bus.js';
 import type { Connection, Send } from '../core.js';
 import { McpError } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcMessage } from '../protocol/jsonrpc.js';

@@ -4,7 +4,7 @@
  * and the stream goes on; at EOF in-flight work gets a bounded grace period.
  */
 import type { Readable, Writable } from 'node:stream';
-import { notificationOf, type BusEvent } from '../bus.js';
+import { notificationOf, type BusEvent } from '../state/bus.js';
 import { Cancellation } from '../context/cancellation.js';
 import type { Connection, MessageFacts, Outcome, OutcomeSink, Send } from '../core.js';
 import { ErrorCode, McpError } from '../protocol/errors.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MiniMCP } from '../../src/index.js';
-import { EventStore } from '../../src/transports/http/event-store.js';
+import { EventStore } from '../../src/state/replay.js';
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const base = { name: 'sec', version: '1', onError: () => {} };

@@ -8,7 +8,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCode, McpError, MiniMCP } from '../../src/index.js';
-import { EventStore, parseEventId, type StreamReader } from '../../src/transports/http/event-store.js';
+import { EventStore, parseEventId, type StreamReader } from '../../src/state/replay.js';
 import { createFetchHandler, type FetchHandlerOptions } from '../../src/transports/http/index.js';
 import { serve, type RunningServer } from '../../src/transports/http/node.js';
 
@@ -309,11 +309,11 @@ describe('ctx.closeStream() and GET with Last-Event-ID', () => {
     expect(await response.text()).toBe('');
   });
 
-  it('GET without Last-Event-ID, a 2026 GET and DELETE stay 405; GET that refuses SSE is 406', async () => {
+  it('GET with neither Last-Event-ID nor a session, a 2026 GET and DELETE stay 405; GET that refuses SSE is 406', async () => {
     const { handle } = setup();
     const session = await initialize(handle);
     const [priming] = parse(await (await handle(post(callTool('progress'), session))).text());
-    const plain = await handle(get({ 'mcp-session-id': session['mcp-session-id'] }));
+    const plain = await handle(get({}));
     const modern = await handle(new Request(URL_, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2026-07-28', 'last-event-id': priming!.id! } }));
     const del = await handle(new Request(URL_, { method: 'DELETE', headers: { ...session, 'last-event-id': priming!.id! } }));
     for (const response of [plain, modern, del]) {

@@ -231,7 +231,7 @@ class NodeExchange<Scope> implements Exchange<Scope>, Idle {
 /** A node:http request listener for one MiniMCP instance; mount it on your MCP path. */
 export function createNodeHandler<Scope>(mcp: MiniMCP<Scope>, ...options: ScopedOptions<Scope, NodeHandlerOptions<NoInfer<Scope>>>): NodeHandler;
 export function createNodeHandler<Scope>(mcp: MiniMCP<Scope>, options: NodeHandlerOptions<Scope> = {}): NodeHandler {
-  const settings: Settings = resolveSettings(options);
+  const settings: Settings = resolveSettings(options, mcp.state.replay);
   const factory = options.scope;
   if (factory !== undefined && typeof factory !== 'function') throw new TypeError('HTTP option scope must be a function');
   return (req, res, next) => {

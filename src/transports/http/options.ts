@@ -1,7 +1,7 @@
 /** The HTTP transport's options, shared by the fetch and node handlers, checked once into Settings. */
+import type { ReplayStore } from '../../state/replay.js';
 import { corsRule, type CorsOptions, type CorsRule } from './cors.js';
 import { IdleSweeper } from '../../request/limits.js';
-import { EventStore } from './event-store.js';
 import { hostRule, type HostRule } from './origin.js';
 
 export interface DnsRebindingOptions {
@@ -64,7 +64,7 @@ export interface Settings {
   readonly maxStreamBacklogBytes: number;
   readonly sseRetryMs: number;
   /** Events of closed 2025 streams, waiting for a resuming GET; one store per handler. */
-  readonly events: EventStore;
+  readonly events: ReplayStore;
   readonly hosts: HostRule | undefined;
   readonly cors: CorsRule | undefined;
   readonly retryAfter: string;
@@ -83,7 +83,8 @@ function positive(options: HttpOptions, name: NumericOption, fallback: number): 
   return value;
 }
 
-export function resolveSettings(options: HttpOptions = {}): Settings {
+/** `events`: the server's replay store (`mcp.state.replay`), shared by every handler of that server. */
+export function resolveSettings(options: HttpOptions = {}, events: ReplayStore): Settings {
   const mode = options.mode ?? 'streamable';
   if (mode !== 'streamable' && mode !== 'json') throw new TypeError(`HTTP option mode must be 'streamable' or 'json', got ${String(mode)}`);
   const dns = options.dnsRebinding;
@@ -95,7 +96,7 @@ export function resolveSettings(options: HttpOptions = {}): Settings {
     keepAliveMs: positive(options, 'keepAliveMs', 15_000),
     maxStreamBacklogBytes: positive(options, 'maxStreamBacklogBytes', 4 * 1024 * 1024),
     sseRetryMs: positive(options, 'sseRetryMs', 1000),
-    events: new EventStore(),
+    events,
     hosts: dns === false ? undefined : hostRule(dns?.allowedHosts ?? DEFAULT_HOSTS, dns?.allowedOrigins),
     cors: corsRule(options.cors),
     retryAfter: String(positive(options, 'retryAfterSeconds', 1)),

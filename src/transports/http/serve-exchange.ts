@@ -1,6 +1,6 @@
 /**
  * The HTTP transport's protocol logic, written once for every runtime: the gate (errors.md §3),
- * dispatch, the JSON / SSE switch, session ids, keep-alives and 2025 stream resumption (SEP-1699).
+ * dispatch, the JSON / SSE switch, session ids and keep-alives; GET (2025 streams) is in get-stream.ts.
  * Adapters only move bytes.
  */
 import type { Outcome, OutcomeSink, Send } from '../../core.js';
@@ -8,25 +8,17 @@ import { decideEra } from '../../protocol/era.js';
 import { isObject, serializeMessage, type JsonObject, type RequestId } from '../../protocol/jsonrpc.js';
 import type { Era } from '../../protocol/versions.js';
 import type { MiniMCP } from '../../server.js';
-import type { StreamReader } from './event-store.js';
 import type { CancelSignal } from '../../context/cancellation.js';
-import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
+import type { BodyRead, BodySink, Exchange } from './exchange.js';
 import { ACCEPTS_JSON, ACCEPTS_SSE, acceptedTypes, isJsonContentType } from './media-types.js';
 import { answerPreflight, corsAllows, withCors } from './cors.js';
 import { hostAllowed, originAllowed } from './origin.js';
 import type { Settings } from './options.js';
-import { PostStream, SSE_HEADERS, streamOwner, writeKeepAlive } from './sse.js';
+import { PostStream, streamOwner } from './sse.js';
+import { serveGet } from './get-stream.js';
+import { JSON_HEADERS, errorBody, isHttpError, refuse, refuseScope } from './refusals.js';
 
-const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' };
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-const errorBody = (id: RequestId | null, code: number, message: string): string =>
-  JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
-
-/** Answers before dispatch: a JSON-RPC error with `"id": null` and an HTTP status. */
-function refuse(ex: Exchange<unknown>, status: number, code: number, message: string, extra?: HeaderMap): void {
-  ex.respond(status, extra ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS, errorBody(null, code, message));
-}
 
 /** The id of a parsed message, read without trusting its shape (null when absent or invalid). */
 function idOf(value: unknown): RequestId | null {
@@ -61,8 +53,9 @@ export function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex
     }
     if (cors && ex.method === 'OPTIONS') return answerPreflight(cors, ex);
     if (ex.method !== 'POST') {
-      const lastEventId = ex.method === 'GET' && settings.streamable ? ex.get('last-event-id') : undefined;
-      if (lastEventId !== undefined) return void resume(mcp, settings, ex, lastEventId).catch((error: unknown) => post.fail(error));
+      if (ex.method === 'GET' && settings.streamable && (ex.get('last-event-id') !== undefined || ex.get('mcp-session-id') !== undefined)) {
+        return void serveGet(mcp, settings, ex).catch((error: unknown) => post.fail(error));
+      }
       return refuse(ex, 405, -32600, 'Method Not Allowed: this MCP endpoint only accepts POST', { allow: 'POST' });
     }
     if (!isJsonContentType(ex.get('content-type'))) {
@@ -217,73 +210,3 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
   }
 }
 
-/**
- * GET with Last-Event-ID (2025, SEP-1699): replays what a closed stream kept after that event, then
- * follows the stream live until its reply. The GET passes the same gate as a POST (Host/Origin,
- * scope factory); the stream must belong to the same Mcp-Session-Id.
- */
-async function resume<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>, lastEventId: string): Promise<void> {
-  const session = ex.get('mcp-session-id');
-  if (decideEra(undefined, ex) === 'modern') {
-    return refuse(ex, 405, -32600, 'Method Not Allowed: this MCP endpoint only accepts POST', { allow: 'POST' }); // 2026 has no GET
-  }
-  if (!(acceptedTypes(ex.get('accept')) & ACCEPTS_SSE)) return refuse(ex, 406, -32600, 'Not Acceptable: Accept must allow text/event-stream');
-  let scope: Scope | undefined;
-  try {
-    scope = await ex.scope();
-  } catch (error) {
-    if (!isHttpError(error) && ex.fail?.(error)) return;
-    return refuseScope(ex, settings, error);
-  }
-  const found = settings.events.find(lastEventId.trim(), streamOwner(mcp.principalOf(scope), session));
-  if (found === undefined) return refuse(ex, 404, -32600, 'Not Found: no resumable stream for this Last-Event-ID and session');
-  const { stream, seq } = found;
-  const missed = stream.after(seq);
-  if (stream.done && missed.length === 0) return ex.respond(204, undefined, undefined); // nothing more: stop reconnecting
-  if (ex.signal.aborted) return;
-  ex.openStream(SSE_HEADERS);
-  ex.write(`retry: ${settings.sseRetryMs}\n\n`); // sends the headers at once, even with nothing to replay
-  for (const frame of missed) ex.write(frame);
-  if (stream.done) return ex.end();
-  const keepAlive = setInterval(writeKeepAlive, settings.keepAliveMs, ex);
-  const gone = (): void => {
-    clearInterval(keepAlive);
-    stream.detach(reader); // the events stay for the next resume
-  };
-  const reader: StreamReader = {
-    write: (text) => ex.write(text),
-    end: () => {
-      clearInterval(keepAlive);
-      ex.signal.removeEventListener('abort', gone);
-      ex.end();
-    },
-  };
-  ex.signal.addEventListener('abort', gone);
-  stream.attach(reader);
-}
-
-interface HttpError {
-  code: number;
-  message: string;
-  httpStatus: number;
-  /** Extra response headers, e.g. `WWW-Authenticate` with a 401. */
-  headers?: HeaderMap;
-}
-
-/** An McpError (from any copy of the library) that carries an HTTP status: the scope factory's way to refuse. */
-function isHttpError(error: unknown): error is HttpError {
-  const e = error as Partial<HttpError> | null;
-  const status = e?.httpStatus;
-  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599 &&
-    typeof e!.code === 'number' && typeof e!.message === 'string';
-}
-
-/** A scope factory may refuse (e.g. 401) with an McpError carrying httpStatus; anything else is a 500. */
-function refuseScope(ex: Exchange<unknown>, settings: Settings, error: unknown): void {
-  if (isHttpError(error)) {
-    const extra = typeof error.headers === 'object' && error.headers !== null ? error.headers : undefined;
-    return refuse(ex, error.httpStatus, error.code, error.message, extra);
-  }
-  settings.onError(error);
-  refuse(ex, 500, -32603, 'Internal error');
-}

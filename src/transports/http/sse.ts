@@ -6,8 +6,8 @@
  * 2026 streams have none of this (that revision removed event ids and resumption).
  */
 import { serializeMessage, type JsonObject, type JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import { newStreamId, type StoredStream } from './event-store.js';
-import type { CancelSignal } from '../../context/cancellation.js';
+import { newStreamId, type ReplayWriter } from '../../state/replay.js';
+import { callListener, type CancelSignal } from '../../context/cancellation.js';
 import type { Exchange, HeaderMap } from './exchange.js';
 import type { Settings } from './options.js';
 
@@ -37,7 +37,7 @@ type Listener = EventListenerOrEventListenerObject;
  * Built for every request that accepts SSE, so it stays cheap until the handler sends something:
  * no stream, no timer, and it is its own cancellation signal.
  */
-export class PostStream implements CancelSignal {
+export class PostStream implements CancelSignal, EventListenerObject {
   /** The status line went out: this stream is the answer. */
   opened = false;
   readonly #ex: Exchange<unknown>;
@@ -55,8 +55,8 @@ export class PostStream implements CancelSignal {
   #listeners: Listener[] | undefined;
   #detached = false;
   /** Set by close(): later events go here instead of to the response. */
-  #stored: StoredStream | undefined;
-  /** Set by close() where the platform must be told to keep working (Workers' waitUntil). */
+  #stored: ReplayWriter | undefined;
+  /** Set when the stream is kept where the platform must be told to keep working (Workers' waitUntil). */
   #release: (() => void) | undefined;
 
   /** `legacy`: the request is of the 2025 era (decided once, at the HTTP gate). */
@@ -78,7 +78,9 @@ export class PostStream implements CancelSignal {
   }
 
   // The CancelSignal dispatch watches: the exchange's disconnect signal, except that a resumable
-  // stream ended on purpose by close() is no disconnect, so close() detaches it.
+  // stream ended on purpose by close() is no disconnect, and neither is a 2025 session's resumable
+  // stream whose client went away (the 2025 transport: a disconnect SHOULD NOT be read as a cancel;
+  // the client resumes with Last-Event-ID or sends notifications/cancelled).
   get aborted(): boolean {
     return !this.#detached && this.#ex.signal.aborted;
   }
@@ -87,18 +89,28 @@ export class PostStream implements CancelSignal {
     return this.#detached ? undefined : this.#ex.signal.reason;
   }
 
-  addEventListener(type: string, listener: Listener | null): void {
+  addEventListener(_type: string, listener: Listener | null): void {
     if (this.#detached || listener === null) return;
+    const first = this.#listeners === undefined;
     (this.#listeners ??= []).push(listener);
-    this.#ex.signal.addEventListener(type, listener);
+    if (first) this.#ex.signal.addEventListener('abort', this);
   }
 
-  removeEventListener(type: string, listener: Listener | null): void {
+  removeEventListener(_type: string, listener: Listener | null): void {
     if (listener === null) return;
     const list = this.#listeners;
     const i = list ? list.indexOf(listener) : -1;
     if (i >= 0) list!.splice(i, 1);
-    this.#ex.signal.removeEventListener(type, listener);
+  }
+
+  /** The exchange's signal fired: the client disconnected (or the server shuts down). */
+  handleEvent(event: Event): void {
+    if (this.#detached) return;
+    if (this.opened && !this.#finished && this.#session !== undefined && this.#isResumable) {
+      this.#keep(); // the request goes on; its events wait for the resuming GET
+      return;
+    }
+    for (const listener of this.#listeners ?? []) callListener(listener, this, event);
   }
 
   /** A message from the handler; late ones (after the reply) and orphaned ones (client gone) are dropped. */
@@ -112,11 +124,16 @@ export class PostStream implements CancelSignal {
   close(): void {
     if (this.#finished || this.#stored !== undefined || this.#ex.signal.aborted || !this.#isResumable) return;
     if (!this.opened) this.#ex.write(this.#open()); // so the client has an event id to resume from
+    this.#keep();
+    this.#ex.end();
+  }
+
+  /** From now on events go into the replay store, and the exchange's signal no longer cancels. */
+  #keep(): void {
     this.#stored = this.#settings.events.open(this.#id, this.#owner.streamOwner, this.#seq + 1, this.#owner.streamPrincipal);
     this.#release = this.#ex.holdOpen?.();
     this.#detach();
     this.#stopKeepAlive();
-    this.#ex.end();
   }
 
   /**
@@ -174,8 +191,7 @@ export class PostStream implements CancelSignal {
 
   #detach(): void {
     this.#detached = true;
-    const list = this.#listeners;
     this.#listeners = undefined;
-    if (list) for (const listener of list) this.#ex.signal.removeEventListener('abort', listener);
+    this.#ex.signal.removeEventListener('abort', this);
   }
 }

@@ -111,7 +111,8 @@ export function buildRequest(h: HttpCase, sessions: string[], maxBodyBytes: numb
     if (h.mcpName === NAMES.length) delete headers['mcp-name'];
     else headers['mcp-name'] = NAMES[h.mcpName]!;
   }
-  if (h.session >= 0) headers['mcp-session-id'] = sessions[h.session % sessions.length]!;
+  // A 2025 GET with a session is the session's notification stream (test/state/), not a gate case.
+  if (h.session >= 0 && method !== 'GET') headers['mcp-session-id'] = sessions[h.session % sessions.length]!;
 
   const gate = originGate ?? methodGate ?? ctGate ?? acceptGate ?? (bytes.length > maxBodyBytes ? 413 : undefined);
   let text = '';

@@ -2,12 +2,36 @@
  * SSE resumability for 2025 streams (SEP-1699), in memory. When a handler calls `ctx.closeStream()`,
  * its POST response ends and every later event of that request (notifications, server requests, the
  * final reply) is kept here, until a `GET` with `Last-Event-ID` picks the stream up. The store is
- * per process: with several instances, resumption needs sticky routing on `Mcp-Session-Id`.
+ * per process (the in-memory ReplayStore); a shared one lets another instance resume the stream.
  * Bounded on every side: events and characters per stream (oldest dropped first, the newest always
  * kept), streams in total (oldest dropped first), streams per principal (that principal's oldest
  * dropped first, so one client cannot evict everyone's), and a TTL after the request finished.
  * No node: imports: the fetch handler uses it too.
  */
+
+import type { MaybePromise } from './answers.js';
+
+/** Where a stream whose response ended keeps its events: frames numbered consecutively. */
+export interface ReplayWriter {
+  push(frame: string): void;
+  /** The request finished: no more events; the stream stays resumable for a while. */
+  end(): void;
+}
+
+/** What a `Last-Event-ID` found: the frames after it, whether the stream is over, and its live tail. */
+export interface ReplayCursor {
+  readonly missed: readonly string[];
+  readonly done: boolean;
+  /** Hands later frames to `reader` (and ends it with the stream); returns the function that lets go. */
+  follow(reader: StreamReader): () => void;
+}
+
+/** The seam for 2025 SSE resumption (SEP-1699). */
+export interface ReplayStore {
+  open(streamId: string, owner: string, nextSeq: number, principal?: string): ReplayWriter;
+  /** The stream a `Last-Event-ID` names, if it is kept and belongs to `owner` (principal and session). */
+  resume(lastEventId: string, owner: string): MaybePromise<ReplayCursor | undefined>;
+}
 
 export interface EventStoreLimits {
   /** Streams kept at once; opening one more drops the oldest. */
@@ -52,7 +76,7 @@ export function parseEventId(eventId: string): { streamId: string; seq: number }
 }
 
 /** The events of one stream after its POST response was closed, and the GET reading them, if any. */
-export class StoredStream {
+export class StoredStream implements ReplayWriter {
   /** Whose it is (principal and session): only the same owner may resume it. */
   readonly owner: string;
   /** The request finished: no more events will come. */
@@ -128,7 +152,7 @@ export class StoredStream {
   }
 }
 
-export class EventStore {
+export class EventStore implements ReplayStore {
   readonly limits: EventStoreLimits;
   readonly #streams = new Map<string, StoredStream>();
   /** Streams kept per named principal. */
@@ -184,6 +208,20 @@ export class EventStore {
     const stream = parsed && this.#streams.get(parsed.streamId);
     if (stream === undefined || stream.owner !== owner) return undefined;
     return { stream, seq: parsed!.seq };
+  }
+
+  resume(lastEventId: string, owner: string): ReplayCursor | undefined {
+    const found = this.find(lastEventId, owner);
+    if (found === undefined) return undefined;
+    const { stream, seq } = found;
+    return {
+      missed: stream.after(seq),
+      done: stream.done,
+      follow: (reader) => {
+        stream.attach(reader);
+        return () => stream.detach(reader);
+      },
+    };
   }
 
   /** Forgets finished streams past their TTL. Runs only on open and find (both rare), never per event. */

@@ -1,0 +1,95 @@
+/**
+ * The Redis connections one instance uses: one for commands, one for pub/sub (a subscribed Redis
+ * connection can do nothing else). Commands fail at once while Redis is away (no offline queue, so
+ * nothing buffers without bound and a request that needs state gets a prompt -32603); the client
+ * reconnects by itself. Failures are counted and logged once per outage, never thrown at the process.
+ */
+import type { createClient } from 'redis';
+
+export type RedisClient = ReturnType<typeof createClient>;
+
+export interface RedisStateOptions {
+  /** A node-redis client (connected or not) to share; or give `url`. */
+  client?: RedisClient;
+  /** redis:// or rediss:// URL. Default: the REDIS_URL environment variable. */
+  url?: string;
+  /** Every key and channel starts with it, so several servers can share one Redis. Default 'mcp:'. */
+  prefix?: string;
+  /** How long a 2025 session's state lives after its last change. Default 24 h. */
+  sessionTtlMs?: number;
+  /** How long a finished 2025 SSE stream stays resumable; a running one is kept while it writes, up to `streamMaxIdleMs`. Default 30 s. */
+  replayTtlMs?: number;
+  /** A running 2025 SSE stream with no event for this long is forgotten. Default 1 h. */
+  streamMaxIdleMs?: number;
+  /** Events kept per stream (the oldest dropped first). Default 1,000. */
+  maxEventsPerStream?: number;
+  /** How long the start may wait for Redis. Default 5 s. */
+  connectTimeoutMs?: number;
+  /** Where Redis failures are reported (once per outage). Default: stderr. */
+  onError?: (error: unknown) => void;
+}
+
+export interface Link {
+  readonly prefix: string;
+  readonly commands: RedisClient;
+  readonly subscriber: RedisClient;
+  /** A random id for this instance: answers are routed to it. */
+  readonly instanceId: string;
+  /** A command failed (Redis away): counted, logged once until Redis is back. */
+  failed(what: string, error: unknown): void;
+  readonly stats: { lostFanOut: number; failures: number };
+}
+
+export async function connect(options: RedisStateOptions): Promise<{ link: Link; close(): Promise<void> }> {
+  const url = options.url ?? process.env.REDIS_URL;
+  if (options.client === undefined && !url) throw new TypeError('minimcp/redis: give a node-redis client or a URL (or set REDIS_URL)');
+  const { createClient } = await import('redis');
+  const ours = options.client === undefined;
+  const commands: RedisClient = options.client ?? createClient({ url, disableOfflineQueue: true });
+  const subscriber: RedisClient = commands.duplicate({ disableOfflineQueue: true });
+  const onError = options.onError ?? ((error: unknown) => console.error('[minimcp/redis]', error instanceof Error ? error.message : error));
+  let down = false;
+  const stats = { lostFanOut: 0, failures: 0 };
+  const report = (error: unknown): void => {
+    if (!down) onError(error);
+    down = true;
+  };
+  for (const client of [commands, subscriber]) {
+    client.on('error', report); // without a listener, the client would throw on the process
+    client.on('ready', () => (down = false));
+  }
+  const timeoutMs = options.connectTimeoutMs ?? 5_000;
+  try {
+    await withTimeout(Promise.all([commands.isOpen ? undefined : commands.connect(), subscriber.connect()]), timeoutMs);
+  } catch (error) {
+    for (const client of ours ? [commands, subscriber] : [subscriber]) client.destroy();
+    const where = url ?? 'the given client';
+    throw new Error(`minimcp/redis: cannot reach Redis at ${where} within ${timeoutMs} ms (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const link: Link = {
+    prefix: options.prefix ?? 'mcp:',
+    commands,
+    subscriber,
+    instanceId: crypto.randomUUID().replace(/-/g, '').slice(0, 16),
+    stats,
+    failed(what, error) {
+      stats.failures++;
+      if (what === 'fan-out') stats.lostFanOut++;
+      report(new Error(`${what} failed: ${error instanceof Error ? error.message : String(error)}`));
+    },
+  };
+  return {
+    link,
+    async close() {
+      for (const client of ours ? [subscriber, commands] : [subscriber]) {
+        if (client.isOpen) await client.close().catch(() => client.destroy());
+      }
+    },
+  };
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), ms)));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,85 @@
+/**
+ * GET on the MCP endpoint (2025 only; 2026 has no GET). With Last-Event-ID it resumes a stream
+ * (SEP-1699); without, it is the session's notification stream: list changes and updates of
+ * subscribed resources, one per session (a second is 409). Both pass the same gate as a POST
+ * (Host/Origin, Accept, the scope factory) and belong to the presented Mcp-Session-Id.
+ */
+import { decideEra } from '../../protocol/era.js';
+import type { MiniMCP } from '../../server.js';
+import type { StreamReader } from '../../state/replay.js';
+import type { Exchange } from './exchange.js';
+import { ACCEPTS_SSE, acceptedTypes } from './media-types.js';
+import type { Settings } from './options.js';
+import { isHttpError, refuse, refuseScope } from './refusals.js';
+import { SSE_HEADERS, streamOwner, writeKeepAlive } from './sse.js';
+
+/** A GET that carries a session id or a Last-Event-ID (anything else is 405 at the gate). */
+export async function serveGet<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>): Promise<void> {
+  if (decideEra(undefined, ex) === 'modern') {
+    return refuse(ex, 405, -32600, 'Method Not Allowed: this MCP endpoint only accepts POST', { allow: 'POST' }); // 2026 has no GET
+  }
+  if (!(acceptedTypes(ex.get('accept')) & ACCEPTS_SSE)) return refuse(ex, 406, -32600, 'Not Acceptable: Accept must allow text/event-stream');
+  let scope: Scope | undefined;
+  try {
+    scope = await ex.scope();
+  } catch (error) {
+    if (!isHttpError(error) && ex.fail?.(error)) return;
+    return refuseScope(ex, settings, error);
+  }
+  const lastEventId = ex.get('last-event-id');
+  if (lastEventId !== undefined) return resume(mcp, settings, ex, scope, lastEventId);
+  return notifications(mcp, settings, ex, scope, ex.get('mcp-session-id')!);
+}
+
+/** The session's notification stream, until the client goes away. */
+async function notifications<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>, scope: Scope | undefined, session: string): Promise<void> {
+  const watch = await mcp.watchSession(session, scope, (message) => ex.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+  if (watch === 'unknown') return refuse(ex, 404, -32600, 'Session not found: start a new one with initialize');
+  if (watch === 'busy') return refuse(ex, 409, -32600, 'Conflict: this session already has its GET stream open');
+  if (ex.signal.aborted) return watch.close();
+  ex.openStream(SSE_HEADERS);
+  ex.write(`retry: ${settings.sseRetryMs}\n\n`); // sends the headers at once
+  // Each keep-alive renews the claim, so a shared claim outlives no dead instance by long.
+  const keepAlive = setInterval(() => {
+    writeKeepAlive(ex);
+    watch.claim().catch(settings.onError);
+  }, settings.keepAliveMs);
+  ex.signal.addEventListener('abort', () => {
+    clearInterval(keepAlive);
+    watch.close();
+  }, { once: true });
+}
+
+/**
+ * GET with Last-Event-ID (2025, SEP-1699): replays what a closed stream kept after that event, then
+ * follows the stream live until its reply. The GET passes the same gate as a POST (Host/Origin,
+ * scope factory); the stream must belong to the same Mcp-Session-Id.
+ */
+async function resume<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>, scope: Scope | undefined, lastEventId: string): Promise<void> {
+  const session = ex.get('mcp-session-id');
+  const found = await settings.events.resume(lastEventId.trim(), streamOwner(mcp.principalOf(scope), session));
+  if (found === undefined) return refuse(ex, 404, -32600, 'Not Found: no resumable stream for this Last-Event-ID and session');
+  const { missed, done } = found;
+  if (done && missed.length === 0) return ex.respond(204, undefined, undefined); // nothing more: stop reconnecting
+  if (ex.signal.aborted) return;
+  ex.openStream(SSE_HEADERS);
+  ex.write(`retry: ${settings.sseRetryMs}\n\n`); // sends the headers at once, even with nothing to replay
+  for (const frame of missed) ex.write(frame);
+  if (done) return ex.end();
+  const keepAlive = setInterval(writeKeepAlive, settings.keepAliveMs, ex);
+  const gone = (): void => {
+    clearInterval(keepAlive);
+    letGo(); // the events stay for the next resume
+  };
+  const reader: StreamReader = {
+    write: (text) => ex.write(text),
+    end: () => {
+      clearInterval(keepAlive);
+      ex.signal.removeEventListener('abort', gone);
+      ex.end();
+    },
+  };
+  const letGo = found.follow(reader);
+  ex.signal.addEventListener('abort', gone);
+}
+

@@ -1,0 +1,40 @@
+/** The HTTP answers given before (or instead of) dispatch: gate refusals and scope-factory refusals. */
+import type { RequestId } from '../../protocol/jsonrpc.js';
+import type { Exchange, HeaderMap } from './exchange.js';
+import type { Settings } from './options.js';
+
+export const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' };
+
+export const errorBody = (id: RequestId | null, code: number, message: string): string =>
+  JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+
+/** Answers before dispatch: a JSON-RPC error with `"id": null` and an HTTP status. */
+export function refuse(ex: Exchange<unknown>, status: number, code: number, message: string, extra?: HeaderMap): void {
+  ex.respond(status, extra ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS, errorBody(null, code, message));
+}
+
+interface HttpError {
+  code: number;
+  message: string;
+  httpStatus: number;
+  /** Extra response headers, e.g. `WWW-Authenticate` with a 401. */
+  headers?: HeaderMap;
+}
+
+/** An McpError (from any copy of the library) that carries an HTTP status: the scope factory's way to refuse. */
+export function isHttpError(error: unknown): error is HttpError {
+  const e = error as Partial<HttpError> | null;
+  const status = e?.httpStatus;
+  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599 &&
+    typeof e!.code === 'number' && typeof e!.message === 'string';
+}
+
+/** A scope factory may refuse (e.g. 401) with an McpError carrying httpStatus; anything else is a 500. */
+export function refuseScope(ex: Exchange<unknown>, settings: Settings, error: unknown): void {
+  if (isHttpError(error)) {
+    const extra = typeof error.headers === 'object' && error.headers !== null ? error.headers : undefined;
+    return refuse(ex, error.httpStatus, error.code, error.message, extra);
+  }
+  settings.onError(error);
+  refuse(ex, 500, -32603, 'Internal error');
+}

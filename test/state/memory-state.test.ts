@@ -1,0 +1,54 @@
+/** The in-memory state defaults and the one option that wires them (no Redis needed). */
+import { describe, expect, it } from 'vitest';
+import { MemorySessionStore, MiniMCP, resolveState } from '../../src/index.js';
+
+describe('the state option', () => {
+  it('defaults every piece to memory, and a piece passed in replaces only that piece', () => {
+    const sessions = new MemorySessionStore();
+    const mcp = new MiniMCP({ name: 's', version: '1', state: { sessions } });
+    expect(mcp.state.sessions).toBe(sessions);
+    expect(mcp.state.shared).toBe(false);
+    expect(Object.keys(resolveState()).sort()).toEqual(['answers', 'bus', 'cancels', 'replay', 'sessions', 'shared']);
+  });
+
+  it('shared state without requestState.secret is refused at construction, with a reason', () => {
+    expect(() => new MiniMCP({ name: 's', version: '1', state: { shared: true } })).toThrow(/shared state needs requestState\.secret/);
+    expect(() => new MiniMCP({ name: 's', version: '1', state: { shared: true }, requestState: { secret: 'x'.repeat(32) } })).not.toThrow();
+  });
+});
+
+describe('MemorySessionStore', () => {
+  it('answers with values, never promises, and keeps level and subscriptions per session', () => {
+    const store = new MemorySessionStore();
+    expect(store.get('a')).toBeUndefined();
+    store.update('a', { logLevel: 'warning' });
+    store.update('a', { subscribe: 'mem://x' });
+    store.update('a', { subscribe: 'mem://y' });
+    store.update('a', { unsubscribe: 'mem://x' });
+    expect(store.get('a')).toEqual({ logLevel: 'warning', subscriptions: ['mem://y'] });
+    expect(store.get('b')).toBeUndefined();
+  });
+
+  it('is bounded: the least recently used session goes first, and subscriptions per session are capped', () => {
+    const store = new MemorySessionStore({ maxSessions: 2, maxSubscriptions: 2 });
+    store.update('a', { logLevel: 'info' });
+    store.update('b', { logLevel: 'info' });
+    store.get('a'); // a is now the most recently used
+    store.update('c', { logLevel: 'info' });
+    expect([store.get('a') !== undefined, store.get('b') !== undefined, store.get('c') !== undefined]).toEqual([true, false, true]);
+    store.update('a', { subscribe: '1' });
+    store.update('a', { subscribe: '2' });
+    expect(() => store.update('a', { subscribe: '3' })).toThrow(/at most 2 subscriptions/);
+  });
+
+  it('gives one GET stream per session, to one holder at a time', () => {
+    const store = new MemorySessionStore();
+    expect(store.claimStream('s', 'h1')).toBe(true);
+    expect(store.claimStream('s', 'h1')).toBe(true); // a renewal
+    expect(store.claimStream('s', 'h2')).toBe(false);
+    store.releaseStream('s', 'h2'); // not h2's to release
+    expect(store.claimStream('s', 'h2')).toBe(false);
+    store.releaseStream('s', 'h1');
+    expect(store.claimStream('s', 'h2')).toBe(true);
+  });
+});
