@@ -97,6 +97,10 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
     const text = await sseReader(response).until((t) => t.includes('"progress":1'));
     const lastId = events(text.replace(/^data:$/m, 'data: {}')).map((e) => e.id).filter(Boolean).at(-1)!;
     client.abort();
+    // A client resumes after the stream's `retry:` delay (SEP-1699), not at once: the instance that ran the
+    // stream needs a moment to see the disconnect and hand its events to Redis.
+    const retryMs = Number(/^retry: (\d+)$/m.exec(text)?.[1] ?? 1000);
+    await new Promise((resolve) => setTimeout(resolve, retryMs));
     const resumed = await get(lb.url, { ...session, 'last-event-id': lastId });
     expect(resumed.status).toBe(200);
     const rest = messages(await resumed.text());
