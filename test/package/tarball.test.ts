@@ -15,8 +15,9 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { ex
 const subpaths = Object.keys(pkg.exports).map((key) => key.replace(/^\./, 'minimcp'));
 
 /** Raise these only on purpose: a jump means something unintended is being published (source maps, tests...). */
-// Raised on purpose when the dev server, playground page, test client, worker helper and MCP Apps joined (164 kB packed, 111 files then).
-const BUDGET = { packedBytes: 190_000, unpackedBytes: 600_000, files: 130 };
+// Raised on purpose when the dev server, playground page, test client, worker helper, MCP Apps, tasks and
+// minimcp/redis joined (191.5 kB packed, 612 kB unpacked, 134 files then).
+const BUDGET = { packedBytes: 215_000, unpackedBytes: 690_000, files: 150 };
 
 interface PackResult {
   filename: string;
