@@ -58,8 +58,9 @@ async function bundle() {
   const bySource = new Map(); // src/x.ts -> dist/x.js, for every export
   const byName = new Map(); // minimcp/http -> dist/...
   for (const [key, target] of Object.entries(pkg.exports)) {
-    const dist = join(ROOT, target.import);
-    bySource.set(join(ROOT, target.import.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')), dist);
+    const file = target.default ?? target.import;
+    const dist = join(ROOT, file);
+    bySource.set(join(ROOT, file.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')), dist);
     byName.set(key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`, dist);
   }
   const toDist = {

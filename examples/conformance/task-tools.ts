@@ -4,8 +4,24 @@
  * the call becomes a task, `ctx.elicit()` then waits in it (`input_required`, answered by
  * `tasks/update`), and `tasks/cancel` aborts `ctx.signal`.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ProtocolError, type MiniMCP } from '../../src/index.js';
+
+/** A timer as a promise, ended early by `signal`; web APIs only, so the fixture also runs on Workers. */
+function sleep<T = undefined>(ms: number, value?: T, options?: { signal?: AbortSignal }): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const signal = options?.signal;
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(value as T);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
 
 const confirmForm = {
   type: 'object',

@@ -32,7 +32,7 @@ export function after<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePro
 }
 
 export class TaskService {
-  readonly instanceId = crypto.randomUUID();
+  #instanceId: string | undefined;
   readonly #running = new Set<LocalTask>();
   #timer: ReturnType<typeof setInterval> | undefined;
 
@@ -40,6 +40,12 @@ export class TaskService {
     readonly store: TaskStore,
     readonly settings: TaskSettings,
   ) {}
+
+  /** This process's id as a task owner; made on first use (Workers allow no random values at start-up). */
+  get instanceId(): string {
+    this.#instanceId ??= crypto.randomUUID();
+    return this.#instanceId;
+  }
 
   /** How many tasks run in this process. */
   get running(): number {
