@@ -110,7 +110,10 @@ describe('bodies over the limit', () => {
     // 2 s bound may end the lingering earlier on a slow machine).
     expect(sent).toBeLessThan(1024 * 1024 + LINGER_BYTES + 16 * 1024 * 1024);
     socket.destroy();
-  });
+    // One retry: on a loaded machine the client may not push LINGER_BYTES within LINGER_MS, and then the
+    // time bound closes the connection under a still-sending client, which can lose the 413 (by design:
+    // the bound stops a slow drip from holding the socket). Seen once in a full parallel run.
+  }, { retry: 1 });
 
   it('a lying Content-Length (larger than the body, then the client leaves) ends without a handler run or a crash', async () => {
     let handled = 0;
