@@ -9,33 +9,25 @@ import type { TaskRecord } from '../state/task-store.js';
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
-/** The 2025 `Task` object. */
-export function legacyTask(task: TaskRecord): JsonObject {
+/** A task's wire fields; the eras differ only in two names (2025 `ttl`/`pollInterval`, 2026 with `Ms`). */
+function taskFields(task: TaskRecord, ttl: 'ttl' | 'ttlMs', poll: 'pollInterval' | 'pollIntervalMs'): JsonObject {
   const out: JsonObject = {
     taskId: task.taskId,
     status: task.status,
     createdAt: task.createdAt,
     lastUpdatedAt: task.lastUpdatedAt,
-    ttl: task.ttlMs,
+    [ttl]: task.ttlMs,
   };
   if (task.statusMessage !== undefined) out.statusMessage = task.statusMessage;
-  if (task.pollIntervalMs !== undefined) out.pollInterval = task.pollIntervalMs;
+  if (task.pollIntervalMs !== undefined) out[poll] = task.pollIntervalMs;
   return out;
 }
 
+/** The 2025 `Task` object. */
+export const legacyTask = (task: TaskRecord): JsonObject => taskFields(task, 'ttl', 'pollInterval');
+
 /** The 2026 task fields shared by CreateTaskResult and DetailedTask. */
-function modernTask(task: TaskRecord): JsonObject {
-  const out: JsonObject = {
-    taskId: task.taskId,
-    status: task.status,
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
-    ttlMs: task.ttlMs,
-  };
-  if (task.statusMessage !== undefined) out.statusMessage = task.statusMessage;
-  if (task.pollIntervalMs !== undefined) out.pollIntervalMs = task.pollIntervalMs;
-  return out;
-}
+const modernTask = (task: TaskRecord): JsonObject => taskFields(task, 'ttlMs', 'pollIntervalMs');
 
 /** 2026 `tools/call` answer when the call became a task. */
 export const createTaskResult = (task: TaskRecord): JsonObject => ({ resultType: 'task', ...modernTask(task) });
