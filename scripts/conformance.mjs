@@ -5,7 +5,7 @@
 // needs Node >= 22 and is run with the private binary installed under conformance/node_modules.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.mjs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,10 +108,6 @@ function plan() {
   return SETS.map((s) => ({ label: s, args: ['--requirements', s], ...requirements(s) }));
 }
 
-const freePort = () => new Promise((res, rej) => {
-  const srv = createServer().once('error', rej);
-  srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => res(port)); });
-});
 
 async function startFixture(port, url) {
   const file = opt.server ? resolve(opt.server) : join(ROOT, FIXTURE);

@@ -3,7 +3,7 @@
 // Plain Node ESM with built-ins (and esbuild, a devDependency): it runs on the project's Node 20.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.mjs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -95,10 +95,6 @@ const worker :Workerd.Worker = (
 `);
 }
 
-const freePort = () => new Promise((res, rej) => {
-  const srv = createServer().once('error', rej);
-  srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => res(port)); });
-});
 
 /** Starts a runtime's HTTP server; resolves with its base URL and a stop function. */
 async function startServer(rt) {
