@@ -96,6 +96,9 @@ describe('tasks (2025-11-25)', () => {
     expect(result.result).toEqual({ content: [{ type: 'text', text: 'slow done' }], _meta: { [RELATED]: { taskId } } });
     expect(await c.status(taskId)).toBe('completed');
     expect((await c.call('tasks/list')).result.tasks.map((t: any) => t.taskId)).toEqual([taskId]);
+    // A ttl past maxTtlMs is capped; none at all gets defaultTtlMs.
+    expect((await c.call('tools/call', { name: 'slow', arguments: { ms: 1 }, task: { ttl: 10 ** 12 } })).result.task.ttl).toBe(86_400_000);
+    expect((await c.call('tools/call', { name: 'slow', arguments: { ms: 1 }, task: {} })).result.task.ttl).toBe(3_600_000);
   });
 
   it('working -> input_required -> working -> completed: the questions go out on the tasks/result stream and the POSTed answers resume the task', async () => {
@@ -202,6 +205,8 @@ describe('tasks (2025-11-25)', () => {
     expect(await c.status(taskId)).toBe('cancelled');
     const again = (await c.call('tasks/cancel', { taskId })).error;
     expect(again).toMatchObject({ code: -32602, message: expect.stringContaining('already cancelled') });
+    // There is no result to return: tasks/result says the task was cancelled.
+    expect((await c.call('tasks/result', { taskId })).error).toMatchObject({ code: -32602, message: expect.stringContaining('was cancelled') });
   });
 
   it('input_required -> cancelled: the waiting elicit rejects and the task stays cancelled', async () => {
