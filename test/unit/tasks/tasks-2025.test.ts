@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { MiniMCP, ProtocolError } from '../../../src/index.js';
 import type { Connection } from '../../../src/core.js';
+import { until } from '../../support/until.js';
 
 const RELATED = 'io.modelcontextprotocol/related-task';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -73,15 +74,6 @@ function server(tasks: Record<string, number> = {}) {
     return { call, answer, answerError, start, status, connection };
   }
   return { mcp, client, stopped };
-}
-
-async function until<T>(read: () => T | Promise<T>, done: (value: NoInfer<T>) => boolean): Promise<T> {
-  for (let i = 0; i < 300; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await sleep(10);
-  }
-  throw new Error('never reached');
 }
 
 describe('tasks (2025-11-25)', () => {
