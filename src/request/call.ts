@@ -442,7 +442,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   }
 
   endStream(): void {
-    this.#facts.closeStream?.();
+    if (!this.ended) this.#facts.closeStream?.(); // a 2025 task's handler outlives its request and its stream
   }
 
   get waitUntil(): ((promise: Promise<unknown>) => void) | undefined {
