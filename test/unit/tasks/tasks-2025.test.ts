@@ -54,6 +54,11 @@ function server(tasks: Record<string, number> = {}) {
     throw new ProtocolError(-32602, 'bad thing', { why: 'test' });
   });
   mcp.tool('must', { task: 'required' }, async () => 'must done');
+  mcp.tool('close_later', { task: 'optional' }, async (_a, ctx) => {
+    await sleep(20);
+    ctx.closeStream(); // the request that created the task was answered long ago
+    return 'closed nothing';
+  });
 
   /** One 2025 client: its own connection (initialized with CLIENT_CAPS) and principal. */
   async function client(principal = 'alice') {
@@ -167,6 +172,19 @@ describe('tasks (2025-11-25)', () => {
     expect(progress.params).toEqual({ progressToken: 'p1', progress: 1, total: 2, message: 'half', _meta: { [RELATED]: { taskId } } });
     const log = sent.find((m) => m.method === 'notifications/message');
     expect(log.params).toEqual({ level: 'info', data: 'halfway', _meta: { [RELATED]: { taskId } } });
+  });
+
+  it('ctx.closeStream() inside a task does not touch the stream of the request that created it', async () => {
+    const { client, mcp } = server();
+    const c = await client();
+    let closed = 0;
+    const created = (await mcp.dispatch(
+      { jsonrpc: '2.0', id: 'cs', method: 'tools/call', params: { name: 'close_later', task: {} } },
+      { scope: { principal: 'alice' }, connection: c.connection, closeStream: () => closed++ },
+    )).reply as any;
+    const result = await c.call('tasks/result', { taskId: created.result.task.taskId });
+    expect(result.result.content).toEqual([{ type: 'text', text: 'closed nothing' }]);
+    expect(closed).toBe(0);
   });
 
   it('working -> failed: an isError result (tasks/result returns it as the call would have)', async () => {
