@@ -52,6 +52,9 @@ async function startMember(cmd, env) {
   };
 }
 
+/** One member on the memory state (no Redis): the single-process reference. */
+export const startStandalone = ({ here, pinned }) => startMember(pinned(serverCpus(), [process.execPath, `${here}${MEMBER}`]), { REDIS_URL: '' });
+
 /** Redis and `size` members; `balance(members)` puts nginx in front of some of them. */
 export async function startCluster({ size, here, pinned }) {
   const cpus = serverCpus();
