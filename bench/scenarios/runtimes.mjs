@@ -7,12 +7,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { DENO_RUN, RUNTIME_BINS } from '../../scripts/runtime-bins.mjs';
 import { ratioOf, rotate, tableOf } from './table.mjs';
 
-const BINS = fileURLToPath(new URL('../../runtimes/node_modules/', import.meta.url));
 const built = (name) => `results/tmp/build/bench/servers/${name}`;
-const DENO_FLAGS = ['run', '--allow-net=127.0.0.1', '--allow-env', '--allow-read'];
 
 const node = (name, bin) => ({
   name,
@@ -22,10 +20,10 @@ const node = (name, bin) => ({
 });
 const RUNTIMES = [
   node(`node${process.versions.node.split('.')[0]}`, process.execPath),
-  node('node22', `${BINS}node22/bin/node`),
-  node('node24', `${BINS}node24/bin/node`),
-  { name: 'bun', bin: `${BINS}@oven/bun-linux-x64/bin/bun`, args: ['run'], floor: { file: 'servers/floor-fetch.mjs' }, minimcp: { file: built('minimcp-fetch.js') } },
-  { name: 'deno', bin: `${BINS}@deno/linux-x64-glibc/deno`, args: DENO_FLAGS, floor: { file: 'servers/floor-fetch.mjs' }, minimcp: { file: built('minimcp-fetch.js') } },
+  node('node22', RUNTIME_BINS.node22),
+  node('node24', RUNTIME_BINS.node24),
+  { name: 'bun', bin: RUNTIME_BINS.bun, args: ['run'], floor: { file: 'servers/floor-fetch.mjs' }, minimcp: { file: built('minimcp-fetch.js') } },
+  { name: 'deno', bin: RUNTIME_BINS.deno, args: DENO_RUN, floor: { file: 'servers/floor-fetch.mjs' }, minimcp: { file: built('minimcp-fetch.js') } },
 ];
 
 const versionOf = (bin) => {
