@@ -16,7 +16,7 @@ import { hasCapability } from './context/client-requests.js';
 import { clientInfoOf } from './context/sessions.js';
 import { levelRank, type ClientCapabilities, type LoggingLevel } from './types.js';
 import { TASK_METHODS, declaresTasks, missingTasksExtension, watchTasks } from './tasks/methods.js';
-import { after } from './tasks/service.js';
+import { after, tooManyTasks } from './tasks/service.js';
 
 export interface MethodSpec {
   /** Which eras serve it: 2026 removed some methods and added others. */
@@ -83,7 +83,7 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
   const tasks = core.tasks;
   return after(tasks.store.live(call.principal), (live) => {
     if (live >= tasks.settings.maxPerPrincipal) {
-      throw new McpError(ErrorCode.InvalidRequest, `Too many live tasks: at most ${tasks.settings.maxPerPrincipal} per client; wait for one to finish`);
+      throw tooManyTasks(tasks.settings.maxPerPrincipal);
     }
     call.planTask(ttlMs, call.era === 'legacy');
     return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;

@@ -23,7 +23,6 @@ import { ToolRegistry, type ToolHandler, type ToolOptions } from './primitives/t
 import { ListView, VIEW, Visibility, type Caller, type VisibilityFilter } from './primitives/visibility.js';
 import type { JsonSchemaConverter, SchemaLike } from './schema/standard-schema.js';
 import type { CacheHint, Implementation } from './types.js';
-import { MemoryTaskStore } from './state/memory-task-store.js';
 import type { TaskStore } from './state/task-store.js';
 import { TaskService, type TaskSettings } from './tasks/service.js';
 import { TASKS_EXTENSION } from './tasks/wire.js';
@@ -81,7 +80,7 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   bus?: NotificationBus;
   /**
    * The state that outlives one request (notification bus, 2025 answers, cancels, sessions, SSE
-   * replay): in memory by default. `redisState()` from minimcp/redis shares it between instances.
+   * replay, tasks): in memory by default. `redisState()` from minimcp/redis shares it between instances.
    */
   state?: Partial<SharedState>;
   /**
@@ -137,8 +136,8 @@ function checkCacheHint(name: string, hint: CacheHint): CacheHint {
   return { ttlMs: hint.ttlMs, cacheScope: hint.cacheScope };
 }
 
-function taskService(options: NonNullable<MiniMCPOptions['tasks']>): TaskService {
-  return new TaskService(options.store ?? new MemoryTaskStore(), {
+function taskService(options: NonNullable<MiniMCPOptions['tasks']>, shared: TaskStore): TaskService {
+  return new TaskService(options.store ?? shared, {
     defaultTtlMs: positiveInt(options, 'defaultTtlMs', 3_600_000),
     maxTtlMs: positiveInt(options, 'maxTtlMs', 86_400_000),
     pollIntervalMs: positiveInt(options, 'pollIntervalMs', 1_000),
@@ -200,7 +199,7 @@ export class MiniMCP<Scope = unknown> {
       stateCodec: new RequestStateCodec(signer, positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
       sessions: new SessionCodec(signer),
       hooks: [],
-      tasks: taskService(options.tasks ?? {}),
+      tasks: taskService(options.tasks ?? {}, state.tasks),
       settings: {
         pageSize: positiveInt(options, 'pageSize', 100, 10_000),
         idleTimeoutMs,
