@@ -16,7 +16,6 @@ import { hasCapability } from './context/client-requests.js';
 import { clientInfoOf } from './context/sessions.js';
 import { levelRank, type ClientCapabilities, type LoggingLevel } from './types.js';
 import { TASK_METHODS, declaresTasks, missingTasksExtension, watchTasks } from './tasks/methods.js';
-import { after } from './tasks/service.js';
 
 export interface MethodSpec {
   /** Which eras serve it: 2026 removed some methods and added others. */
