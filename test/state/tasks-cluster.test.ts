@@ -182,6 +182,10 @@ describe.skipIf(!available)('tasks across 3 instances (Redis, nginx round-robin)
     const tasks = answers.filter((a) => a.result?.resultType === 'task');
     expect(tasks).toHaveLength(CAP);
     for (const refused of answers.filter((a) => a.error)) expect(refused.error).toMatchObject({ code: -32600, message: expect.stringContaining('Too many live tasks') });
+    // The refused calls' handlers had started (2026 becomes a task at the handler's first await): each was stopped.
+    const refusedLabels = answers.flatMap((a, i) => (a.error ? [`cap-${i}`] : []));
+    const stopped = async () => (await Promise.all(members.map(where))).flatMap((w) => w.aborted);
+    await until(stopped, (all) => refusedLabels.every((label) => all.includes(label)));
     for (const task of tasks) await modern(lb.url, 'hal', 'tasks/cancel', { taskId: task.result.taskId }, task.result.taskId);
   }, 30_000);
 
