@@ -23,6 +23,7 @@ export class MemoryTaskStore implements TaskStore {
   constructor(private readonly now: () => number = Date.now) {}
 
   create(task: TaskRecord, maxLive?: number): boolean {
+    this.#sweep();
     if (maxLive !== undefined && this.live(task.principal) >= maxLive) return false;
     this.#tasks.set(task.taskId, structuredClone(task));
     return true;

@@ -82,7 +82,7 @@ export class TaskRun implements LocalTask, InputBroker {
       return refused(error);
     }
     const created = (ok: boolean): void => {
-      if (!ok) refused(tooManyTasks(service.settings.maxPerPrincipal));
+      if (ok === false) refused(tooManyTasks(service.settings.maxPerPrincipal));
       this.#unwatch = service.store.watch(this.taskId, (task) => this.#changed(task));
     };
     return stored instanceof Promise ? stored.then(created, refused) : created(stored);

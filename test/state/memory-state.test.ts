@@ -17,7 +17,10 @@ describe('the state option', () => {
     const own = new MemoryTaskStore();
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
     const created = async (mcp: MiniMCP) => {
-      mcp.tool('later', { task: 'optional' }, async () => new Promise((r) => setTimeout(() => r('done'), 10)));
+      mcp.tool('later', { task: 'optional' }, async () => {
+        await new Promise((r) => setTimeout(r, 10));
+        return 'done';
+      });
       return ((await mcp.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'later', _meta: meta } })).reply as any).result.taskId as string;
     };
     const viaState = await created(new MiniMCP({ name: 's', version: '1', state: { tasks: shared } }));
