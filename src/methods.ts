@@ -16,7 +16,6 @@ import { hasCapability } from './context/client-requests.js';
 import { clientInfoOf } from './context/sessions.js';
 import { levelRank, type ClientCapabilities, type LoggingLevel } from './types.js';
 import { TASK_METHODS, declaresTasks, missingTasksExtension, watchTasks } from './tasks/methods.js';
-import { after } from './tasks/service.js';
 
 export interface MethodSpec {
   /** Which eras serve it: 2026 removed some methods and added others. */
@@ -80,14 +79,10 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
   if (tool.task === 'forbidden') return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
   const ttlMs = taskTtl(core, call, tool.task, name);
   if (ttlMs === undefined) return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
-  const tasks = core.tasks;
-  return after(tasks.store.live(call.principal), (live) => {
-    if (live >= tasks.settings.maxPerPrincipal) {
-      throw new McpError(ErrorCode.InvalidRequest, `Too many live tasks: at most ${tasks.settings.maxPerPrincipal} per client; wait for one to finish`);
-    }
-    call.planTask(ttlMs, call.era === 'legacy');
-    return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
-  });
+  // The per-principal cap is counted by the store as it writes the task (one step, so across
+  // instances too): planning must happen now, before the handler's first await, so no read first.
+  call.planTask(ttlMs, call.era === 'legacy');
+  return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
 }
 
 /**

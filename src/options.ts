@@ -9,7 +9,6 @@ import { ConcurrencyGate, IdleSweeper } from './request/limits.js';
 import type { CacheSettings, Core, RequestInfo } from './core.js';
 import type { NotificationBus } from './state/bus.js';
 import { resolveState, type SharedState } from './state/index.js';
-import { MemoryTaskStore } from './state/memory-task-store.js';
 import type { TaskStore } from './state/task-store.js';
 import { TaskService, type TaskSettings } from './tasks/service.js';
 import type { VisibilityFilter } from './primitives/visibility.js';
@@ -68,7 +67,7 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   bus?: NotificationBus;
   /**
    * The state that outlives one request (notification bus, 2025 answers, cancels, sessions, SSE
-   * replay): in memory by default. `redisState()` from minimcp/redis shares it between instances.
+   * replay, tasks): in memory by default. `redisState()` from minimcp/redis shares it between instances.
    */
   state?: Partial<SharedState>;
   /**
@@ -124,8 +123,8 @@ function checkCacheHint(name: string, hint: CacheHint): CacheHint {
   return { ttlMs: hint.ttlMs, cacheScope: hint.cacheScope };
 }
 
-function taskService(options: NonNullable<MiniMCPOptions['tasks']>): TaskService {
-  return new TaskService(options.store ?? new MemoryTaskStore(), {
+function taskService(options: NonNullable<MiniMCPOptions['tasks']>, shared: TaskStore): TaskService {
+  return new TaskService(options.store ?? shared, {
     defaultTtlMs: positiveInt(options, 'defaultTtlMs', 3_600_000),
     maxTtlMs: positiveInt(options, 'maxTtlMs', 86_400_000),
     pollIntervalMs: positiveInt(options, 'pollIntervalMs', 1_000),
@@ -157,10 +156,11 @@ export function wire(options: MiniMCPOptions<never>): Wired {
   const cache = { ...DEFAULT_CACHE, ...options.cache };
   for (const key of Object.keys(cache) as (keyof CacheSettings)[]) cache[key] = checkCacheHint(key, cache[key]);
   const signer = new Signer(options.requestState?.secret);
+  const state = stateOf(options);
   return {
     info,
     instructions: options.instructions,
-    state: stateOf(options),
+    state,
     gate: new ConcurrencyGate(
       maxConcurrency,
       positiveInt(options, 'maxQueue', maxConcurrency * 4),
@@ -171,7 +171,7 @@ export function wire(options: MiniMCPOptions<never>): Wired {
     streams: new PrincipalQuota(positiveInt(options, 'maxStreams', 1_000), positiveInt(options, 'maxStreamsPerPrincipal', 10)),
     stateCodec: new RequestStateCodec(signer, positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
     sessions: new SessionCodec(signer),
-    tasks: taskService(options.tasks ?? {}),
+    tasks: taskService(options.tasks ?? {}, state.tasks),
     settings: {
       pageSize: positiveInt(options, 'pageSize', 100, 10_000),
       idleTimeoutMs,
