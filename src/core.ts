@@ -15,6 +15,7 @@ import type { PromptRegistry } from './primitives/prompts.js';
 import type { ResourceRegistry } from './primitives/resources.js';
 import type { ToolRegistry } from './primitives/tools.js';
 import type { TaskService } from './tasks/service.js';
+import type { Telemetry } from './telemetry/types.js';
 import type { CacheHint, Implementation } from './types.js';
 
 export type { Connection } from './context/sessions.js';
@@ -123,6 +124,8 @@ export interface Core<Scope> {
   readonly hooks: Hooks<Scope>[];
   /** Tasks: the store, this instance's id and the task settings. */
   readonly tasks: TaskService;
+  /** Traces and metrics (the `telemetry` option); undefined: none, and no work per request. */
+  readonly telemetry: Telemetry | undefined;
   readonly settings: {
     pageSize: number;
     idleTimeoutMs: number;

@@ -28,6 +28,7 @@ import type { TaskStore } from './state/task-store.js';
 import { TaskService, type TaskSettings } from './tasks/service.js';
 import { TASKS_EXTENSION } from './tasks/wire.js';
 import type { Era } from './protocol/versions.js';
+import type { Telemetry } from './telemetry/types.js';
 
 /** Server facts (`name`, `version`, `title`, `description`, `websiteUrl`, `icons`) plus the settings. */
 export interface MiniMCPOptions<Scope = unknown> extends Implementation {
@@ -95,6 +96,12 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
    * default; a shared store lets any instance answer for them) and their limits.
    */
   tasks?: { store?: TaskStore } & Partial<TaskSettings>;
+  /**
+   * Traces and metrics: a span per request named by OpenTelemetry's MCP conventions, with its
+   * parent from `_meta.traceparent`, plus the request duration and active requests. `openTelemetry()`
+   * from minimcp/otel implements it; off (and free) when unset. See docs/observability.md.
+   */
+  telemetry?: Telemetry;
   /** Include error messages of unexpected failures in answers. Off by default: they may leak internals. */
   debug?: boolean;
   /** The server log for unexpected errors. Default: stderr. */
@@ -201,6 +208,7 @@ export class MiniMCP<Scope = unknown> {
       sessions: new SessionCodec(signer),
       hooks: [],
       tasks: taskService(options.tasks ?? {}),
+      telemetry: options.telemetry,
       settings: {
         pageSize: positiveInt(options, 'pageSize', 100, 10_000),
         idleTimeoutMs,

@@ -25,6 +25,8 @@ import { TaskRun } from '../tasks/task-run.js';
 import { createTaskResult, legacyTask } from '../tasks/wire.js';
 import type { MaybePromise } from '../state/answers.js';
 import type { SessionPatch, SessionState } from '../state/sessions.js';
+import { RequestTrace } from '../telemetry/request-trace.js';
+import type { TelemetrySpan } from '../telemetry/types.js';
 
 const methodNotFound = (method: string, era: Era): McpError =>
   new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, era === 'modern' ? 404 : undefined);
@@ -41,6 +43,9 @@ function applySession(connection: Connection, state: SessionState): void {
 
 /** The handler, with the hooks around it when there are any. Static, so AsyncLocalStorage.run needs no closure. */
 const invoke = <Scope>(call: Call<Scope>): JsonObject | Promise<JsonObject> => call.invoke();
+/** The handler in its async context (inside the handler's span when traced). */
+const runHandler = <Scope>(call: Call<Scope>): JsonObject | Promise<JsonObject> =>
+  call.asyncContext ? runWithContext(call.ctx as Context<unknown>, invoke, call) : invoke(call);
 
 export class Call<Scope> extends Execution implements MethodCall<Scope>, ContextHost<Scope>, Waiter, EventListenerObject {
   era: Era = 'legacy';
@@ -72,6 +77,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   /** tools/call of a task tool: the task it becomes (2025: before the handler runs; 2026: when it waits). */
   #task: TaskRun | undefined;
   #taskStored: ReturnType<TaskRun['create']> | undefined;
+  /** Spans and metrics, only when the server has the `telemetry` option. */
+  #trace: RequestTrace | undefined;
 
   constructor(
     core: Core<Scope>,
@@ -110,6 +117,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   /** Runs the request: the Outcome when it is ready at once, otherwise undefined and the sink gets it later. */
   run(): Outcome | undefined {
     const facts = this.#facts;
+    const telemetry = this.#core.telemetry;
+    if (telemetry !== undefined) this.#trace = new RequestTrace(telemetry, this.method, this.id, this.params, facts.headers);
     // Sessions are signed: the first one this process sees loads the hashing, then the request goes on.
     const loading = facts.connection === undefined && (facts.session !== undefined || (facts.sessions === true && this.method === 'initialize'))
       ? loadCrypto()
@@ -255,8 +264,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     }
     try {
       if (this.modern) this.#answers = this.#mrtrAnswers(retry);
-      const ctx = (this.ctx = new Context<Scope>(this));
-      const work = this.#core.settings.asyncContext ? runWithContext(ctx as Context<unknown>, invoke, this) : invoke(this);
+      this.ctx = new Context<Scope>(this);
+      const work = this.#trace === undefined ? runHandler(this) : this.#trace.runHandler(runHandler, this);
       if (this.#task && (this.#taskStored !== undefined || (work instanceof Promise && !this.#askedInput()))) return this.#handOff(work);
       return work instanceof Promise ? this.#wait(work) : this.#result(work);
     } catch (error) {
@@ -437,8 +446,19 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     }
     if (this.#cancelKey !== undefined) core.state.cancels.delete(this.#cancelKey, this);
     if (this.#listening) this.#facts.signal!.removeEventListener('abort', this);
+    // The HTTP session id: one the client presented (signed, so hashing is loaded), or the one minted now.
+    this.#trace?.end(outcome, this.protocolVersion, outcome.session ?? (this.#facts.connection === undefined ? this.#facts.session : undefined));
     this.end();
     return outcome;
+  }
+
+  get asyncContext(): boolean {
+    return this.#core.settings.asyncContext;
+  }
+
+  /** The handler's span when the server traces requests (`ctx.span`). */
+  get span(): TelemetrySpan | undefined {
+    return this.#trace?.handler;
   }
 
   reportError(error: unknown): void {
@@ -478,9 +498,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     const core = this.#core;
     const facts = this.#facts;
     return (this.#broker = this.modern
-      ? new MrtrBroker(this.#answers ?? {}, this.modern.clientCapabilities as ClientCapabilities, () => this.needsInput())
+      ? new MrtrBroker(this.#answers ?? {}, this.modern.clientCapabilities as ClientCapabilities, () => this.needsInput(), this.#trace)
       : new StreamBroker(core.state.answers, ownerKey(this.#principal, this.#connection?.id), facts.send,
-        this.#connection?.clientCapabilities ?? {}, core.settings.clientRequestTimeoutMs, this));
+        this.#connection?.clientCapabilities ?? {}, core.settings.clientRequestTimeoutMs, this, this.#trace));
   }
 
   endStream(): void {
