@@ -5,9 +5,11 @@
  * metrics, and nothing at all when the option is off.
  */
 import { SpanKind, SpanStatusCode, propagation, context as otelContext, trace } from '@opentelemetry/api';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MiniMCP, type Connection, type MessageFacts } from '../../src/index.js';
 import { traceContext } from '../../src/otel/index.js';
+import { serveStdio } from '../../src/transports/stdio.js';
 import { otelHarness, parentOf, traceparent } from '../support/otel.js';
 
 const V = '2026-07-28';
@@ -237,5 +239,27 @@ describe('metrics', () => {
       { 'mcp.method.name': 'tools/list', 'mcp.protocol.version': V, count: 1 },
     ]));
     expect(durations).toHaveLength(4); // hold, add, nope, tools/list
+  });
+});
+
+describe('over the stdio transport', () => {
+  it('parents each request on its _meta.traceparent, in both eras, without network attributes', async () => {
+    const otel = otelHarness();
+    const mcp = server(otel);
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: any[] = [];
+    output.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))));
+    serveStdio(mcp, { input, output, exitOnEnd: false, guardStdout: false });
+    const legacy = traceparent();
+    const modern = traceparent();
+    input.write(`${JSON.stringify(req('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } }, 0))}\n`);
+    input.write(`${JSON.stringify(req('tools/call', { name: 'add', arguments: { a: 1, b: 1 }, _meta: { traceparent: legacy.header } }, 1))}\n`);
+    input.write(`${JSON.stringify(req('tools/call', { name: 'add', arguments: { a: 2, b: 2 }, _meta: modernMeta({ traceparent: modern.header }) }, 2))}\n`);
+    while (lines.length < 3) await sleep(2);
+    const calls = otel.spans().filter((s) => s.name === 'tools/call add');
+    expect(calls.map((s) => [parentOf(s), s.attributes['mcp.protocol.version']])).toEqual([[legacy.spanId, '2025-11-25'], [modern.spanId, V]]);
+    expect(calls.every((s) => s.attributes['network.transport'] === undefined)).toBe(true);
+    input.end();
   });
 });
