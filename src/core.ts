@@ -14,6 +14,7 @@ import type { Era } from './protocol/versions.js';
 import type { PromptRegistry } from './primitives/prompts.js';
 import type { ResourceRegistry } from './primitives/resources.js';
 import type { ToolRegistry } from './primitives/tools.js';
+import type { Caller } from './primitives/visibility.js';
 import type { TaskService } from './tasks/service.js';
 import type { Telemetry } from './telemetry/types.js';
 import type { CacheHint, Implementation } from './types.js';
@@ -134,7 +135,8 @@ export interface Core<Scope> {
     debug: boolean;
     asyncContext: boolean;
   };
-  capabilities(era: Era): JsonObject;
+  /** The server's capabilities; given a caller, without `completions` when it may see nothing to complete. */
+  capabilities(era: Era, caller?: Caller<Scope>): JsonObject;
   /** Who is asking ('' when anonymous): the `principal` option, else the scope's own `principal` string. */
   principalOf(scope: Scope | undefined): string;
   reportError(error: unknown, request: RequestInfo | undefined): void;
