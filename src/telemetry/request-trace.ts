@@ -29,6 +29,14 @@ export function remoteParent(params: JsonObject, headers: HeaderLookup | undefin
   return { traceparent, tracestate: headers!.get('tracestate') ?? undefined, baggage: headers!.get('baggage') ?? undefined };
 }
 
+/** What the trace reads of its request. */
+export interface TracedRequest {
+  readonly method: string;
+  readonly id: RequestId;
+  readonly params: JsonObject;
+  reportError(error: unknown): void;
+}
+
 interface Failure {
   type: string;
   code?: string;
@@ -54,6 +62,7 @@ export class RequestTrace implements ClientRequestTracer {
   /** The handler's span, the parent of whatever it does (and what `ctx.span` gives user code). */
   handler: TelemetrySpan | undefined;
   readonly #telemetry: Telemetry;
+  readonly #request: TracedRequest;
   readonly #method: string;
   readonly #name: string;
   /** The metric's attributes: low-cardinality ones only. */
@@ -62,8 +71,20 @@ export class RequestTrace implements ClientRequestTracer {
   /** MRTR input requests: their spans close with the round. */
   #open: TelemetrySpan[] | undefined;
 
-  constructor(telemetry: Telemetry, method: string, id: RequestId, params: JsonObject, headers: HeaderLookup | undefined) {
+  /** The trace of a request, or none when the backend failed to start one (reported; the request goes on untraced). */
+  static start(telemetry: Telemetry, request: TracedRequest, headers: HeaderLookup | undefined): RequestTrace | undefined {
+    try {
+      return new RequestTrace(telemetry, request, headers);
+    } catch (error) {
+      request.reportError(error);
+      return undefined;
+    }
+  }
+
+  constructor(telemetry: Telemetry, request: TracedRequest, headers: HeaderLookup | undefined) {
+    const { method, id, params } = request;
     this.#telemetry = telemetry;
+    this.#request = request;
     // A method the server does not know is `_OTHER`: a client must not mint span names and metric series.
     const name = (this.#method = METHODS.has(method) ? method : '_OTHER');
     const metric: Attributes = (this.#metric = { 'mcp.method.name': name });
@@ -88,7 +109,13 @@ export class RequestTrace implements ClientRequestTracer {
 
   /** Runs the handler inside its own child span. */
   runHandler<A, R>(fn: (arg: A) => R, arg: A): R {
-    const handler = (this.handler ??= this.#telemetry.startSpan(`handler ${this.#name}`, 'internal', {}, this.span));
+    let handler: TelemetrySpan;
+    try {
+      handler = this.handler ??= this.#telemetry.startSpan(`handler ${this.#name}`, 'internal', {}, this.span);
+    } catch (error) {
+      this.#request.reportError(error);
+      return fn(arg);
+    }
     return handler.run(fn, arg);
   }
 
@@ -103,6 +130,14 @@ export class RequestTrace implements ClientRequestTracer {
 
   /** The request is answered: its status, the child spans still open, the span, the metrics. */
   end(outcome: Outcome, protocolVersion: string, session: string | undefined): void {
+    try {
+      this.#end(outcome, protocolVersion, session);
+    } catch (error) {
+      this.#request.reportError(error); // a failing backend must not cost the answer
+    }
+  }
+
+  #end(outcome: Outcome, protocolVersion: string, session: string | undefined): void {
     const span = this.span;
     const metric = this.#metric;
     if (protocolVersion !== '') span.setAttribute('mcp.protocol.version', (metric['mcp.protocol.version'] = protocolVersion));

@@ -263,3 +263,21 @@ describe('over the stdio transport', () => {
     input.end();
   });
 });
+
+describe('a failing backend', () => {
+  it('costs no answer: the request goes on untraced and the failure reaches the server log', async () => {
+    const logged: unknown[] = [];
+    const broken = {
+      startSpan: () => {
+        throw new Error('collector down');
+      },
+      recordDuration: () => {},
+      addActive: () => {},
+    };
+    const mcp = new MiniMCP({ name: 'broken', version: '1.0.0', telemetry: broken, onError: (error) => void logged.push(error) });
+    mcp.tool('add', {}, (args: Record<string, unknown>) => String(Number(args.a) + Number(args.b)));
+    const reply = (await mcp.handle(req('tools/call', { name: 'add', arguments: { a: 1, b: 2 } }))) as any;
+    expect(reply.result.content).toEqual([{ type: 'text', text: '3' }]);
+    expect(logged.map((e) => (e as Error).message)).toEqual(['collector down']);
+  });
+});
