@@ -5,7 +5,7 @@
  * the handler and one per request the server sends the client (2025) or asks for in an MRTR round
  * (2026), the duration histogram and the active-requests count.
  */
-import type { Outcome } from '../core.js';
+import type { MessageFacts, Outcome } from '../core.js';
 import { METHODS } from '../methods.js';
 import { isObject, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
 import type { HeaderLookup } from '../protocol/standard-headers.js';
@@ -129,9 +129,10 @@ export class RequestTrace implements ClientRequestTracer {
   }
 
   /** The request is answered: its status, the child spans still open, the span, the metrics. */
-  end(outcome: Outcome, protocolVersion: string, session: string | undefined): void {
+  end(outcome: Outcome, protocolVersion: string, facts: MessageFacts<unknown>): void {
     try {
-      this.#end(outcome, protocolVersion, session);
+      // The HTTP session id: one the client presented (signed, so hashing is loaded), or the one minted now.
+      this.#end(outcome, protocolVersion, outcome.session ?? (facts.connection === undefined ? facts.session : undefined));
     } catch (error) {
       this.#request.reportError(error); // a failing backend must not cost the answer
     }
