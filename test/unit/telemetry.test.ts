@@ -135,6 +135,23 @@ describe('the SERVER span of a request', () => {
     expect(second!.spanContext().traceId).toBe(inMeta.traceId);
   });
 
+  it('a current span (an HTTP server instrumentation\'s) is the parent without _meta, and a link when _meta gives the parent', async () => {
+    const otel = otelHarness();
+    const mcp = server(otel);
+    const ambient = otel.tracerProvider.getTracer('http').startSpan('POST /mcp');
+    const inMeta = traceparent();
+    await otelContext.with(trace.setSpan(otelContext.active(), ambient), async () => {
+      await mcp.dispatch(req('tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, 1));
+      await mcp.dispatch(req('tools/call', { name: 'add', arguments: { a: 1, b: 1 }, _meta: { traceparent: inMeta.header } }, 2));
+    });
+    ambient.end();
+    const [plain, withMeta] = otel.spans().filter((s) => s.kind === SpanKind.SERVER);
+    expect(parentOf(plain!)).toBe(ambient.spanContext().spanId);
+    expect(plain!.links).toEqual([]);
+    expect(parentOf(withMeta!)).toBe(inMeta.spanId);
+    expect(withMeta!.links.map((l) => l.context.spanId)).toEqual([ambient.spanContext().spanId]);
+  });
+
   it('error status: a JSON-RPC error code, tool_error for an isError result, _OTHER for an unknown method', async () => {
     const otel = otelHarness();
     const mcp = server(otel);
@@ -150,6 +167,20 @@ describe('the SERVER span of a request', () => {
     expect(failing!.status.code).toBe(SpanStatusCode.ERROR);
     expect(unknownMethod!.name).toBe('_OTHER');
     expect(unknownMethod!.attributes).toMatchObject({ 'mcp.method.name': '_OTHER', 'error.type': '-32601' });
+  });
+
+  it('a request the client cancelled: error.type cancelled, the handler span ended with it', async () => {
+    const otel = otelHarness();
+    const mcp = server(otel);
+    mcp.tool('forever', {}, () => new Promise<string>(() => {}));
+    const pending = mcp.dispatch(req('tools/call', { name: 'forever', _meta: modernMeta() }, 5));
+    await sleep(1);
+    await mcp.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, _meta: modernMeta() } });
+    expect((await pending).reply).toBeUndefined();
+    const span = otel.spans().find((s) => s.name === 'tools/call forever')!;
+    expect(span.attributes['error.type']).toBe('cancelled');
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
+    expect(otel.spans().find((s) => s.name === 'handler tools/call forever')?.attributes['error.type']).toBe('cancelled');
   });
 
   it('one span per request under concurrency, each under its own parent, each handler under its own server span', async () => {
