@@ -2,7 +2,8 @@
 import { MiniMCP, type MiniMCPOptions } from 'minimcp';
 import { WORK } from './work.mjs';
 
-export function createBenchServer(options: Pick<MiniMCPOptions, 'telemetry'> = {}): MiniMCP {
+/** `options` adds to the bench settings (the cluster member passes its shared state). */
+export function createBenchServer(options: Partial<MiniMCPOptions> = {}): MiniMCP {
   const mcp = new MiniMCP({ name: 'bench-minimcp', version: '1.0.0', maxConcurrency: 1024, ...options });
   for (const [name, work] of Object.entries(WORK)) {
     mcp.tool(name, {}, () => work());
