@@ -139,7 +139,7 @@ function initialize(core: Core<any>, call: MethodCall<any>): JsonObject {
     call.connection.clientCapabilities = (call.params.capabilities ?? {}) as ClientCapabilities;
     call.connection.clientInfo = clientInfoOf(call.params.clientInfo);
   }
-  const result: JsonObject = { protocolVersion, capabilities: core.capabilities('legacy'), serverInfo: core.info };
+  const result: JsonObject = { protocolVersion, capabilities: core.capabilities('legacy', call.ctx), serverInfo: core.info };
   if (core.instructions !== undefined) result.instructions = core.instructions;
   return result;
 }
@@ -156,14 +156,16 @@ function afterSaving(saving: MaybePromise<void>): JsonObject | Promise<JsonObjec
 }
 
 function subscription(add: boolean) {
-  return (_core: Core<any>, call: MethodCall<any>): JsonObject | Promise<JsonObject> => {
+  return (core: Core<any>, call: MethodCall<any>): JsonObject | Promise<JsonObject> => {
     const uri = stringParam(call.params, 'uri');
+    // A URI only hidden resources serve is answered as an unknown one, and never recorded: no updates leak.
+    if (add && core.resources.hiddenFrom(uri, call.ctx)) return {};
     return afterSaving(call.remember(add ? { subscribe: uri } : { unsubscribe: uri }));
   };
 }
 
-function discover(core: Core<any>): JsonObject {
-  const result: JsonObject = { supportedVersions: [...MODERN_VERSIONS], capabilities: core.capabilities('modern') };
+function discover(core: Core<any>, call: MethodCall<any>): JsonObject {
+  const result: JsonObject = { supportedVersions: [...MODERN_VERSIONS], capabilities: core.capabilities('modern', call.ctx) };
   if (core.instructions !== undefined) result.instructions = core.instructions;
   result._meta = { [META.serverInfo]: core.info };
   return result;

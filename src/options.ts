@@ -14,6 +14,7 @@ import { TaskService, type TaskSettings } from './tasks/service.js';
 import type { VisibilityFilter } from './primitives/visibility.js';
 import type { JsonSchemaConverter } from './schema/standard-schema.js';
 import type { CacheHint, Implementation } from './types.js';
+import type { Telemetry } from './telemetry/types.js';
 
 /** Server facts (`name`, `version`, `title`, `description`, `websiteUrl`, `icons`) plus the settings. */
 export interface MiniMCPOptions<Scope = unknown> extends Implementation {
@@ -81,6 +82,12 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
    * default; a shared store lets any instance answer for them) and their limits.
    */
   tasks?: { store?: TaskStore } & Partial<TaskSettings>;
+  /**
+   * Traces and metrics: a span per request named by OpenTelemetry's MCP conventions, with its
+   * parent from `_meta.traceparent`, plus the request duration and active requests. `openTelemetry()`
+   * from minimcp/otel implements it; off (and free) when unset. See docs/observability.md.
+   */
+  telemetry?: Telemetry;
   /** Include error messages of unexpected failures in answers. Off by default: they may leak internals. */
   debug?: boolean;
   /** The server log for unexpected errors. Default: stderr. */
@@ -143,7 +150,7 @@ function stateOf(options: MiniMCPOptions<never>): SharedState {
 }
 
 /** The parts of the core that come from the options alone: facts, state, limits, codecs, tasks and settings. */
-export type Wired = Pick<Core<never>, 'info' | 'instructions' | 'state' | 'gate' | 'idle' | 'streams' | 'stateCodec' | 'sessions' | 'tasks' | 'settings'>;
+export type Wired = Pick<Core<never>, 'info' | 'instructions' | 'state' | 'gate' | 'idle' | 'streams' | 'stateCodec' | 'sessions' | 'tasks' | 'telemetry' | 'settings'>;
 
 /** Checks the options and builds what they configure; throws a TypeError naming the first bad option. */
 export function wire(options: MiniMCPOptions<never>): Wired {
@@ -172,6 +179,7 @@ export function wire(options: MiniMCPOptions<never>): Wired {
     stateCodec: new RequestStateCodec(signer, positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
     sessions: new SessionCodec(signer),
     tasks: taskService(options.tasks ?? {}, state.tasks),
+    telemetry: options.telemetry,
     settings: {
       pageSize: positiveInt(options, 'pageSize', 100, 10_000),
       idleTimeoutMs,
