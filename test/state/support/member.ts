@@ -6,5 +6,5 @@ import { createStateServer } from './server.js';
 const state = await redisState({ url: process.env.REDIS_URL!, prefix: process.env.MINIMCP_REDIS_PREFIX, onError: () => {} });
 const { mcp } = createStateServer({ state, requestState: { secret: process.env.MINIMCP_SECRET! } });
 const { url, close } = await serve(mcp, { port: Number(process.env.PORT ?? 0), host: '127.0.0.1', keepAliveMs: 5_000 });
-console.log(`READY ${url}`);
+console.log(`READY ${url}`); // the harness waits for the URL
 process.once('SIGTERM', () => void close().then(() => state.close()).finally(() => process.exit(0)));
