@@ -95,7 +95,7 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
     // Three times: the resuming GET lands on each instance in turn (the one running the stream among them).
     for (let round = 0; round < 3; round++) {
       const client = new AbortController();
-      const response = await post(lb.url, request('tools/call', { name: 'steps', arguments: { pauseMs: 200 }, _meta: { progressToken: 's' } }, `steps-${round}`), session, client.signal);
+      const response = await post(lb.url, request('tools/call', { name: 'steps', arguments: { pauseMs: 400 }, _meta: { progressToken: 's' } }, `steps-${round}`), session, client.signal);
       const text = await sseReader(response).until((t) => t.includes('"progress":1'));
       const lastId = events(text.replace(/^data:$/m, 'data: {}')).map((e) => e.id).filter(Boolean).at(-1)!;
       client.abort();
