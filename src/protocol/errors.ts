@@ -78,3 +78,7 @@ export function isResourceNotFound(error: { code: number; data?: unknown }): boo
   const data = error.data as { uri?: unknown } | undefined;
   return error.code === ErrorCode.InvalidParams && typeof data?.uri === 'string';
 }
+
+/** An unknown (or disabled) method; 2026 answers it over HTTP with 404. */
+export const methodNotFound = (method: string, modern: boolean): McpError =>
+  new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, modern ? 404 : undefined);
