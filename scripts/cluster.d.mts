@@ -1,17 +1,9 @@
-// Types of scripts/cluster.mjs, for the TypeScript tests and benchmarks that start clusters.
+// Types of scripts/cluster.mjs, for the TypeScript tests and scripts that start clusters.
 import type { ChildProcess } from 'node:child_process';
+import type { Balancer, Redis } from './cluster-kit.mjs';
 
-export declare function freePort(): Promise<number>;
+export { freePort, missingClusterBinaries, startNginx, startRedis, type Balancer, type Redis } from './cluster-kit.mjs';
 export declare const MATH_MEMBER: string;
-export declare function missingBinaries(): string[];
-
-export interface Redis {
-  url: string;
-  stop(): Promise<void>;
-  /** Absent with REDIS_URL (a server we do not own). */
-  restart?(): Promise<void>;
-}
-export declare function startRedis(): Promise<Redis>;
 
 export interface Member {
   url: string;
@@ -22,12 +14,6 @@ export interface Member {
   kill(): Promise<void>;
 }
 export declare function startMember(script: string, env: Record<string, string>): Promise<Member>;
-
-export interface Balancer {
-  url: string;
-  stop(): Promise<void>;
-}
-export declare function startNginx(upstreams: string[]): Promise<Balancer>;
 
 export interface Cluster {
   url: string;
