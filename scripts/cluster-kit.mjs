@@ -98,6 +98,8 @@ http {
     listen 127.0.0.1:${port};
     location / {
       proxy_pass http://members;
+      # Never retried on another member (a tools/call could run twice). A member that refuses the connection is a
+      # quick 502, and nginx's defaults (max_fails=1 fail_timeout=10s) then skip it, so the next requests go elsewhere.
       proxy_next_upstream off;
       proxy_http_version 1.1;
       proxy_set_header Connection "";

@@ -15,16 +15,8 @@ export class RedisBus implements NotificationBus {
     this.#channel = `${link.prefix}bus`;
   }
 
-  async start(): Promise<void> {
-    await this.link.subscriber.subscribe(this.#channel, (message) => {
-      let event: BusEvent;
-      try {
-        event = JSON.parse(message) as BusEvent;
-      } catch {
-        return; // not ours
-      }
-      this.#local.publish(event);
-    });
+  start(): Promise<void> {
+    return this.link.listen<BusEvent>(this.#channel, (event) => this.#local.publish(event));
   }
 
   publish(event: BusEvent): void {

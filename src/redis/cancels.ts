@@ -14,14 +14,9 @@ export class RedisCancels implements CancelRoute {
     this.#channel = `${link.prefix}cancel`;
   }
 
-  async start(): Promise<void> {
-    await this.link.subscriber.subscribe(this.#channel, (message) => {
-      try {
-        const { key, reason, from } = JSON.parse(message) as { key: string; reason: string; from: string };
-        if (from !== this.link.instanceId) this.#local.cancel(key, reason);
-      } catch {
-        // not ours
-      }
+  start(): Promise<void> {
+    return this.link.listen<{ key: string; reason: string; from: string }>(this.#channel, ({ key, reason, from }) => {
+      if (from !== this.link.instanceId) this.#local.cancel(key, String(reason));
     });
   }
 

@@ -8,6 +8,9 @@ import type { createClient } from 'redis';
 
 export type RedisClient = ReturnType<typeof createClient>;
 
+/** Every instance renews `<prefix>live:<instanceId>` this often; three missed beats and it counts as gone. */
+export const HEARTBEAT_MS = 2_000;
+
 export interface RedisStateOptions {
   /** A node-redis client (connected or not) to share; or give `url`. */
   client?: RedisClient;
@@ -23,6 +26,8 @@ export interface RedisStateOptions {
   streamMaxIdleMs?: number;
   /** Events kept per stream (the oldest dropped first). Default 1,000. */
   maxEventsPerStream?: number;
+  /** Resumable streams kept at once for one named principal (its oldest dropped first), as in memory. Default 100. */
+  maxStreamsPerPrincipal?: number;
   /** How long the start may wait for Redis. Default 5 s. */
   connectTimeoutMs?: number;
   /** Where Redis failures are reported (once per outage). Default: stderr. */
@@ -38,6 +43,10 @@ export interface Link {
   /** A command failed (Redis away): counted, logged once until Redis is back. */
   failed(what: string, error: unknown): void;
   readonly stats: { lostFanOut: number; failures: number };
+  /** Subscribes `channel` on the pub/sub connection; each message arrives parsed as JSON (anything else is not ours and is dropped). */
+  listen<T>(channel: string, onMessage: (message: T) => void): Promise<void>;
+  /** Whether that instance still beats (a killed one stops; its claims and streams can be let go). Rejects while Redis is away. */
+  alive(instanceId: string): Promise<boolean>;
 }
 
 export async function connect(options: RedisStateOptions): Promise<{ link: Link; close(): Promise<void> }> {
@@ -66,26 +75,58 @@ export async function connect(options: RedisStateOptions): Promise<{ link: Link;
     const where = url ?? 'the given client';
     throw new Error(`minimcp/redis: cannot reach Redis at ${where} within ${timeoutMs} ms (${error instanceof Error ? error.message : String(error)})`);
   }
+  const prefix = options.prefix ?? 'mcp:';
+  const instanceId = crypto.randomUUID().replace(/-/g, '').slice(0, 16);
+  const live = (id: string) => `${prefix}live:${id}`;
+  const stopBeating = await heartbeat(commands, live(instanceId));
   const link: Link = {
-    prefix: options.prefix ?? 'mcp:',
+    prefix,
     commands,
     subscriber,
-    instanceId: crypto.randomUUID().replace(/-/g, '').slice(0, 16),
+    instanceId,
+    alive: async (id) => (await commands.exists(live(id))) > 0,
     stats,
     failed(what, error) {
       stats.failures++;
       if (what === 'fan-out') stats.lostFanOut++;
       report(new Error(`${what} failed: ${error instanceof Error ? error.message : String(error)}`));
     },
+    listen: (channel, onMessage) => subscriber.subscribe(channel, (text) => {
+      const message = parseObject(text);
+      if (message !== undefined) onMessage(message as Parameters<typeof onMessage>[0]);
+    }),
   };
   return {
     link,
     async close() {
+      await stopBeating();
       for (const client of ours ? [subscriber, commands] : [subscriber]) {
         if (client.isOpen) await client.close().catch(() => client.destroy());
       }
     },
   };
+}
+
+/** Renews `key` every HEARTBEAT_MS (it lives three beats); resolves, once set, with the function that stops and deletes it. */
+async function heartbeat(commands: RedisClient, key: string): Promise<() => Promise<void>> {
+  const beat = () => commands.set(key, '1', { PX: 3 * HEARTBEAT_MS }).catch(() => {}); // an outage is reported by what needed Redis
+  await beat();
+  const timer = setInterval(beat, HEARTBEAT_MS);
+  (timer as { unref?: () => void }).unref?.();
+  return async () => {
+    clearInterval(timer);
+    if (commands.isReady) await commands.del(key).catch(() => {});
+  };
+}
+
+/** A JSON object, or undefined for anything else (not ours). */
+function parseObject(text: string): object | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -52,6 +52,7 @@ export async function redisState(options: RedisStateOptions = {}): Promise<Redis
         ttlMs: options.replayTtlMs ?? 30_000,
         maxIdleMs: options.streamMaxIdleMs ?? 3_600_000,
         maxEvents: options.maxEventsPerStream ?? 1_000,
+        maxStreamsPerPrincipal: options.maxStreamsPerPrincipal ?? 100,
       }),
       tasks,
       close,

@@ -4,36 +4,66 @@
  * and its end `<prefix>rpd:<streamId>`; each event is also published on `<prefix>rpc:<streamId>` for
  * a GET following the stream live on another instance. The follower subscribes first, then reads the
  * list, and drops what it already wrote (by sequence number): nothing is missed or written twice.
- * Commands go out in order on one connection, so the list keeps the stream's order.
+ * Commands go out in order on one connection, so the list keeps the stream's order. The owner is
+ * written when the stream's response begins (`announce`), so a resume that overtakes the disconnect
+ * on another instance follows the stream instead of getting 404. Kept streams count against their
+ * principal (`<prefix>rpp:<principal>`, a sorted set): past the bound its oldest is dropped.
  */
 import { parseEventId, type ReplayCursor, type ReplayStore, type ReplayWriter, type StreamReader } from '../state/replay.js';
-import type { Link } from './connection.js';
+import { HEARTBEAT_MS, type Link } from './connection.js';
 
 export interface ReplayLimits {
   ttlMs: number;
   maxIdleMs: number;
   maxEvents: number;
+  /** Streams kept at once for one named principal; past it, that principal's oldest is dropped. */
+  maxStreamsPerPrincipal: number;
 }
 
 const END = '\u0000end';
 
+// Appends an event, unless the stream was dropped (its owner key is gone): a dropped stream stays dropped.
+// KEYS: list, owner, channel. ARGV: entry, maxEvents, maxIdleMs.
+const PUSH = `if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+redis.call('RPUSH', KEYS[1], ARGV[1]) redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+redis.call('PEXPIRE', KEYS[1], ARGV[3]) redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return redis.call('PUBLISH', KEYS[3], ARGV[1])`;
+
+// Counts a kept stream against its principal (a sorted set by time) and drops that principal's oldest
+// past the bound: their keys go, and a GET following one is ended. KEYS: the set. ARGV: streamId, now,
+// maxIdleMs, bound, prefix, the end mark.
+const HOLD = `redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1]) redis.call('PEXPIRE', KEYS[1], ARGV[3])
+local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
+if over <= 0 then return 0 end
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  if over <= 0 then break end
+  if id ~= ARGV[1] then
+    redis.call('ZREM', KEYS[1], id) over = over - 1
+    redis.call('DEL', ARGV[5] .. 'rp:' .. id, ARGV[5] .. 'rpo:' .. id, ARGV[5] .. 'rpd:' .. id)
+    redis.call('PUBLISH', ARGV[5] .. 'rpc:' .. id, ARGV[6])
+  end
+end
+return 1`;
+
 class RedisReplayWriter implements ReplayWriter {
   #seq: number;
 
-  constructor(private readonly store: RedisReplay, private readonly streamId: string, owner: string, nextSeq: number) {
+  constructor(private readonly store: RedisReplay, private readonly streamId: string, owner: string, nextSeq: number, principal: string) {
     this.#seq = nextSeq - 1;
     const { link, limits } = store;
-    link.commands.set(store.key('rpo', streamId), owner, { PX: limits.maxIdleMs }).catch((error: unknown) => link.failed('replay', error));
+    link.commands.set(store.key('rpo', streamId), link.instanceId + owner, { PX: limits.maxIdleMs }).catch((error: unknown) => link.failed('replay', error));
+    if (principal === '') return;
+    const held = `${link.prefix}rpp:${principal.length}:${principal}`;
+    const args = [streamId, String(Date.now()), String(limits.maxIdleMs), String(limits.maxStreamsPerPrincipal), link.prefix, END];
+    link.commands.eval(HOLD, { keys: [held], arguments: args }).catch((error: unknown) => link.failed('replay', error));
   }
 
   push(frame: string): void {
     const { link, limits } = this.store;
     const entry = `${++this.#seq}\n${frame}`;
-    const list = this.store.key('rp', this.streamId);
-    link.commands.multi()
-      .rPush(list, entry).lTrim(list, -limits.maxEvents, -1).pExpire(list, limits.maxIdleMs).pExpire(this.store.key('rpo', this.streamId), limits.maxIdleMs)
-      .publish(this.store.key('rpc', this.streamId), entry)
-      .exec().catch((error: unknown) => link.failed('replay', error));
+    const keys = [this.store.key('rp', this.streamId), this.store.key('rpo', this.streamId), this.store.key('rpc', this.streamId)];
+    link.commands.eval(PUSH, { keys, arguments: [entry, String(limits.maxEvents), String(limits.maxIdleMs)] }).catch((error: unknown) => link.failed('replay', error));
   }
 
   end(): void {
@@ -60,8 +90,17 @@ export class RedisReplay implements ReplayStore {
     return `${this.link.prefix}${kind}:${streamId}`;
   }
 
-  open(streamId: string, owner: string, nextSeq: number): ReplayWriter {
-    return new RedisReplayWriter(this, streamId, owner, nextSeq);
+  announce(streamId: string, owner: string): void {
+    this.link.commands.set(this.key('rpo', streamId), this.link.instanceId + owner, { PX: this.limits.maxIdleMs }).catch((error: unknown) => this.link.failed('replay', error));
+  }
+
+  forget(streamId: string): void {
+    this.link.commands.multi().del(this.key('rpo', streamId)).publish(this.key('rpc', streamId), END)
+      .exec().catch((error: unknown) => this.link.failed('replay', error));
+  }
+
+  open(streamId: string, owner: string, nextSeq: number, principal = ''): ReplayWriter {
+    return new RedisReplayWriter(this, streamId, owner, nextSeq, principal);
   }
 
   async resume(lastEventId: string, owner: string): Promise<ReplayCursor | undefined> {
@@ -72,19 +111,27 @@ export class RedisReplay implements ReplayStore {
     const [kept, entries, done] = await Promise.all([
       redis.get(this.key('rpo', streamId)), redis.lRange(this.key('rp', streamId), 0, -1), redis.get(this.key('rpd', streamId)),
     ]);
-    if (kept !== owner) return undefined;
+    // The owner key holds the writing instance's id (16 characters), then the owner.
+    if (kept === null || kept.slice(16) !== owner) return undefined;
+    const writer = kept.slice(0, 16);
     const after = entries.map(entryOf).filter((e) => e !== undefined && e.seq > seq) as { seq: number; frame: string }[];
     const last = after.at(-1)?.seq ?? seq;
-    return { missed: after.map((e) => e.frame), done: done !== null, follow: (reader) => this.#follow(streamId, last, reader) };
+    return { missed: after.map((e) => e.frame), done: done !== null, follow: (reader) => this.#follow(streamId, writer, last, reader) };
   }
 
-  /** Live frames after `written`, then the end. */
-  #follow(streamId: string, written: number, reader: StreamReader): () => void {
+  /** Live frames after `written`, then the end; also the end when the writing instance is gone (killed: it will write no more). */
+  #follow(streamId: string, writer: string, written: number, reader: StreamReader): () => void {
     const channel = this.key('rpc', streamId);
     let open = true;
+    const watch = setInterval(() => {
+      const gone = async () => !(await this.link.alive(writer)) && (await this.#drain(streamId, take));
+      gone().catch(() => {}); // Redis away: keep waiting
+    }, HEARTBEAT_MS);
+    (watch as { unref?: () => void }).unref?.();
     const stop = (): void => {
       if (!open) return;
       open = false;
+      clearInterval(watch);
       this.link.subscriber.unsubscribe(channel, onMessage).catch(() => {});
     };
     const take = (entry: string): void => {
@@ -99,16 +146,19 @@ export class RedisReplay implements ReplayStore {
       reader.write(parsed.frame);
     };
     const onMessage = (message: string): void => take(message);
-    this.link.subscriber.subscribe(channel, onMessage).then(async () => {
-      // What came between the first read and the subscription: read again, drop what was written.
-      const [entries, done] = await Promise.all([this.link.commands.lRange(this.key('rp', streamId), 0, -1), this.link.commands.get(this.key('rpd', streamId))]);
-      for (const entry of entries) take(entry);
-      if (done !== null) take(END);
-    }).catch((error: unknown) => {
+    // What came between the first read and the subscription: read again, drop what was written.
+    this.link.subscriber.subscribe(channel, onMessage).then(() => this.#drain(streamId, take, false)).catch((error: unknown) => {
       this.link.failed('replay follow', error);
       stop();
       reader.end();
     });
     return stop;
+  }
+
+  /** Hands the stream's kept entries to `take`, then the end if it is over (or `always`). */
+  async #drain(streamId: string, take: (entry: string) => void, always = true): Promise<void> {
+    const [entries, done] = await Promise.all([this.link.commands.lRange(this.key('rp', streamId), 0, -1), this.link.commands.get(this.key('rpd', streamId))]);
+    for (const entry of entries) take(entry);
+    if (always || done !== null) take(END);
   }
 }

@@ -28,6 +28,15 @@ export interface ReplayCursor {
 
 /** The seam for 2025 SSE resumption (SEP-1699). */
 export interface ReplayStore {
+  /**
+   * A resumable stream's response began (its priming event names it). A shared store records the
+   * owner now, so a resume that reaches another instance before this one has seen the client go finds
+   * the stream and follows it until its events come. One process needs nothing: it sees the
+   * disconnect before the resume.
+   */
+  announce?(streamId: string, owner: string): void;
+  /** An announced stream ended on its response and was not kept: a resume finds nothing. */
+  forget?(streamId: string): void;
   open(streamId: string, owner: string, nextSeq: number, principal?: string): ReplayWriter;
   /** The stream a `Last-Event-ID` names, if it is kept and belongs to `owner` (principal and session). */
   resume(lastEventId: string, owner: string): MaybePromise<ReplayCursor | undefined>;

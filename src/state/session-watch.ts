@@ -10,6 +10,8 @@ import type { SharedState } from './index.js';
 export class SessionWatch {
   #unsubscribe: (() => void) | undefined;
   readonly #holder = crypto.randomUUID();
+  /** The delivery still waiting on the session store, if any: later events queue behind it. */
+  #tail: Promise<void> | undefined;
 
   constructor(
     private readonly state: SharedState,
@@ -32,16 +34,28 @@ export class SessionWatch {
     this.state.sessions.releaseStream(this.session, this.#holder);
   }
 
+  // In bus order, also when the subscriptions come from a shared store (a promise): a list_changed must
+  // not overtake an update still waiting on its lookup. In memory nothing waits and no promise is made.
   #deliver(event: BusEvent): void {
+    const pending = this.#tail;
+    const next = pending === undefined ? this.#deliverNow(event) : pending.then(() => this.#deliverNow(event));
+    if (!(next instanceof Promise)) return;
+    const tail: Promise<void> = next.catch(this.onError).finally(() => {
+      if (this.#tail === tail) this.#tail = undefined;
+    });
+    this.#tail = tail;
+  }
+
+  #deliverNow(event: BusEvent): void | Promise<void> {
     if (event.type !== 'resources/updated') return this.#send(event);
     const state = this.state.sessions.get(this.session);
     if (!(state instanceof Promise)) {
       if (state?.subscriptions?.includes(event.uri)) this.#send(event);
       return;
     }
-    state.then((loaded) => {
+    return state.then((loaded) => {
       if (loaded?.subscriptions?.includes(event.uri)) this.#send(event);
-    }, this.onError);
+    });
   }
 
   #send(event: BusEvent): void {

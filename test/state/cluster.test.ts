@@ -9,7 +9,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MiniMCP } from '../../src/index.js';
 import { redisState } from '../../src/redis/index.js';
-import { clusterAvailable, startMember, startNginx, startRedis, type Balancer, type Member, type Redis } from './support/cluster.js';
+import { clusterAvailable, startStateMember, startNginx, startRedis, type Balancer, type Member, type Redis } from './support/cluster.js';
 import { events, get, initialize, messages, post, request, resultOf, sleep, sseReader } from './support/http.js';
 
 const available = clusterAvailable();
@@ -24,7 +24,7 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
   beforeAll(async () => {
     redis = await startRedis();
     const env = { REDIS_URL: redis.url, MINIMCP_SECRET: SECRET, MINIMCP_REDIS_PREFIX: prefix };
-    members = await Promise.all([startMember(env), startMember(env), startMember(env)]);
+    members = await Promise.all([startStateMember(env), startStateMember(env), startStateMember(env)]);
     lb = await startNginx(members.map((m) => new URL(m.url).host));
   }, 120_000);
   afterAll(async () => {
@@ -90,22 +90,23 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
     }
   });
 
-  it('a 2025 stream dropped by its client resumes with Last-Event-ID on another instance', async () => {
+  it('a 2025 stream dropped by its client resumes at once with Last-Event-ID on another instance', async () => {
     const session = await initialize(lb.url);
-    const client = new AbortController();
-    const response = await post(lb.url, request('tools/call', { name: 'steps', arguments: { pauseMs: 200 }, _meta: { progressToken: 's' } }, 'steps-c'), session, client.signal);
-    const text = await sseReader(response).until((t) => t.includes('"progress":1'));
-    const lastId = events(text.replace(/^data:$/m, 'data: {}')).map((e) => e.id).filter(Boolean).at(-1)!;
-    client.abort();
-    // A client resumes after the stream's `retry:` delay (SEP-1699), not at once: the instance that ran the
-    // stream needs a moment to see the disconnect and hand its events to Redis.
-    const retryMs = Number(/^retry: (\d+)$/m.exec(text)?.[1] ?? 1000);
-    await new Promise((resolve) => setTimeout(resolve, retryMs));
-    const resumed = await get(lb.url, { ...session, 'last-event-id': lastId });
-    expect(resumed.status).toBe(200);
-    const rest = messages(await resumed.text());
-    expect(rest.map((m) => m.method ?? 'result')).toEqual(['notifications/progress', 'result']);
-    expect(rest[1]).toMatchObject({ id: 'steps-c', result: { content: [{ text: 'all steps done' }] } });
+    // Three times: the resuming GET lands on each instance in turn (the one running the stream among them).
+    for (let round = 0; round < 3; round++) {
+      const client = new AbortController();
+      const response = await post(lb.url, request('tools/call', { name: 'steps', arguments: { pauseMs: 400 }, _meta: { progressToken: 's' } }, `steps-${round}`), session, client.signal);
+      const text = await sseReader(response).until((t) => t.includes('"progress":1'));
+      const lastId = events(text.replace(/^data:$/m, 'data: {}')).map((e) => e.id).filter(Boolean).at(-1)!;
+      client.abort();
+      // At once, not after the stream's retry: delay: the GET may reach another instance before the one
+      // running the stream has seen the disconnect. The owner was recorded when the stream opened, so it follows.
+      const resumed = await get(lb.url, { ...session, 'last-event-id': lastId });
+      expect(resumed.status).toBe(200);
+      const rest = messages(await resumed.text());
+      expect(rest.map((m) => m.method ?? 'result')).toEqual(['notifications/progress', 'result']);
+      expect(rest[1]).toMatchObject({ id: `steps-${round}`, result: { content: [{ text: 'all steps done' }] } });
+    }
   });
 
   it('notifications/cancelled reaches the instance running the request', async () => {
@@ -136,6 +137,31 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
     await client.close();
   });
 
+  it('a 2025 answer POSTed to any instance gets the status one instance would give: 400 -32600 when the owner refuses it, 202 when taken', async () => {
+    const session = await initialize(lb.url, { elicitation: {} });
+    const intruder = await initialize(lb.url, { elicitation: {} });
+    const reader = sseReader(await post(lb.url, request('tools/call', { name: 'ask', arguments: {}, _meta: { progressToken: 'a' } }, 'ask-1'), session));
+    await reader.until((t) => t.includes('elicitation/create'));
+    const asked = messages(reader.state.text).find((m) => m.method === 'elicitation/create');
+    const answer = (id: string) => ({ jsonrpc: '2.0', id, result: { action: 'accept', content: { name: 'Eve' } } });
+    // Three in a row, round-robin: at least two of them reach an instance other than the one that asked.
+    for (let i = 0; i < 3; i++) {
+      const refused = await post(lb.url, answer(asked.id), intruder); // another session's answer
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error).toMatchObject({ code: -32600 });
+      const unknown = await post(lb.url, answer(`${asked.id.slice(0, -4)}0000`), session); // that instance, no such request
+      expect(unknown.status).toBe(400);
+      expect((await unknown.json()).error).toMatchObject({ code: -32600 });
+    }
+    const taken = await post(lb.url, { jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { name: 'Ada' } } }, session);
+    expect(taken.status).toBe(202);
+    await taken.text();
+    await reader.until((t) => t.includes('"id":"ask-1"'));
+    expect(messages(reader.state.text).at(-1)).toMatchObject({ id: 'ask-1', result: { content: [{ text: expect.stringMatching(/^hello Ada \(accept\)/) }] } });
+    // Taken once: the same answer again is refused wherever it lands.
+    for (let i = 0; i < 3; i++) expect((await post(lb.url, answer(asked.id), session)).status).toBe(400);
+  });
+
   it('client v2 (2026): MRTR requestState sealed on one instance opens on another', async () => {
     const client = new ClientV2({ name: 'v2', version: '2' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: 'auto' } });
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Grace' } }));
@@ -161,19 +187,33 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
     await expect(redisState({ url: 'redis://127.0.0.1:1', connectTimeoutMs: 1000 })).rejects.toThrow(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
   });
 
-  // Last: it stops Redis under the running cluster.
-  it.skipIf(process.env.REDIS_URL !== undefined)('Redis lost mid-run: stateless requests go on, session requests get a prompt -32603, then it reconnects by itself', async () => {
+  // Near the end: it stops Redis under the running cluster.
+  it.skipIf(process.env.REDIS_URL !== undefined)('Redis lost mid-run: stateless requests go on, session requests get a prompt -32603; after a restart it reconnects by itself and the official clients go on', async () => {
     const session = await initialize(lb.url);
     const modern = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'pid' };
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
     const stateless = () => post(lb.url, request('tools/call', { name: 'pid', arguments: {}, _meta: meta }), modern, AbortSignal.timeout(5000));
+    // Official clients connected before the outage, and 2026 listen streams on every instance.
+    const v1 = new ClientV1({ name: 'v1', version: '1' }, { capabilities: { elicitation: {} } });
+    v1.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'Ada' } }));
+    await v1.connect(new TransportV1(new URL(lb.url)));
+    const v2 = new ClientV2({ name: 'v2', version: '2' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } });
+    await v2.connect(new TransportV2(new URL(lb.url)));
+    const listens = await Promise.all([0, 1, 2].map(async (i) => {
+      const response = await post(lb.url, request('subscriptions/listen', { notifications: { resourceSubscriptions: ['mem://a'] }, _meta: meta }, `rl-${i}`),
+        { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' });
+      const reader = sseReader(response);
+      await reader.until((t) => t.includes('acknowledged'));
+      return reader;
+    }));
+
     await redis.stop();
     for (let i = 0; i < 3; i++) {
       expect((await resultOf(await stateless())).content[0].text).toMatch(/^\d+$/);
       const body = await (await post(lb.url, request('tools/call', { name: 'pid', arguments: {} }), session, AbortSignal.timeout(5000))).json();
       expect(body.error).toMatchObject({ code: -32603 });
     }
-    await redis.restart!();
+    await redis.restart!(); // a fresh server: no data survives, as after a crash without persistence
     const deadline = Date.now() + 15_000;
     let served = 0;
     while (served < 3 && Date.now() < deadline) {
@@ -182,6 +222,74 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
       if (served === 0) await sleep(200);
     }
     expect(served).toBe(3); // all three instances reconnected
+
+    // The clients from before go on: calls, and a cross-instance elicitation (answers routed again).
+    for (let i = 0; i < 3; i++) {
+      expect((await v2.callTool({ name: 'pid', arguments: {} })).content).toMatchObject([{ text: expect.stringMatching(/^\d+$/) }]);
+      const asked = await v1.callTool({ name: 'ask', arguments: {} }, undefined, { timeout: 10_000 });
+      expect((asked.content as { text: string }[])[0]!.text).toMatch(/^hello Ada \(accept\)/);
+    }
+    // Fan-out again: every instance re-subscribed, so a change raised now reaches the listen streams opened before.
+    await resultOf(await post(lb.url, request('tools/call', { name: 'touch', arguments: { uris: ['mem://a'] } }), session));
+    for (const listen of listens) {
+      await listen.until((t) => t.includes('notifications/resources/updated'));
+      await listen.cancel();
+    }
+    await v1.close();
+    await v2.close();
+  });
+
+  // Last: it kills an instance.
+  it('an instance killed mid-run (SIGKILL): its in-flight requests end at once, the others run on, new requests succeed on the survivors', async () => {
+    const session = await initialize(lb.url);
+    // One waiting request per instance (round-robin), each saying which instance runs it.
+    const running: { reader: ReturnType<typeof sseReader>; pid: number; lastId: string }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await post(lb.url, request('tools/call', { name: 'wait', arguments: { tag: `k${i}` }, _meta: { progressToken: `k${i}` } }, `kill-${i}`), session);
+      const reader = sseReader(response);
+      const text = await reader.until((t) => /pid \d+/.test(t));
+      running.push({ reader, pid: Number(/pid (\d+)/.exec(text)![1]), lastId: events(text).at(-1)!.id! });
+    }
+    expect(new Set(running.map((r) => r.pid))).toEqual(new Set(members.map((m) => m.pid)));
+    // An official client mid-call too: three calls at once, one on each instance.
+    const v1 = new ClientV1({ name: 'v1', version: '1' }, { capabilities: {} });
+    await v1.connect(new TransportV1(new URL(lb.url)));
+    const calls = [0, 1, 2].map((i) => v1.callTool({ name: 'wait', arguments: { tag: `v1-${i}` } }, undefined, { timeout: 60_000 }).then(() => 'answered', (e: Error) => e.message));
+    await sleep(300);
+
+    const victim = members.find((m) => m.pid === running[0]!.pid)!;
+    await victim.kill();
+    // Its stream ends at once (nginx loses the upstream): an error or an early end, never a hang.
+    const ended = await running[0]!.reader.until(() => false, 5000).catch((e: Error) => e.message);
+    expect(ended).not.toMatch(/timed out/);
+    // The others still run.
+    for (const other of running.slice(1)) await expect(other.reader.until(() => false, 300)).rejects.toThrow(/timed out/);
+    // The official client's call on the dead instance fails at once (nginx: 502, the call had no response yet), not at
+    // its 60 s timeout; the two others wait on.
+    const settled = await Promise.race([Promise.any(calls), sleep(15_000).then(() => 'hang')]);
+    expect(settled).not.toBe('hang');
+    expect(settled).not.toBe('answered');
+
+    // New requests: no retry on another instance (a tools/call must not run twice), so one that nginx sends to the
+    // dead instance is refused at once (502); nginx then skips that instance, and the next ones succeed on the survivors.
+    const survivors = members.filter((m) => m !== victim).map((m) => String(m.pid));
+    const outcomes: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const response = await post(lb.url, request('tools/call', { name: 'pid', arguments: {} }), session, AbortSignal.timeout(5000));
+      outcomes.push(response.status === 200 ? (await resultOf(response)).content[0].text : String(response.status));
+    }
+    expect(outcomes.filter((o) => o === '502').length).toBeLessThanOrEqual(1);
+    expect(outcomes.filter((o) => o !== '502').every((o) => survivors.includes(o))).toBe(true);
+    expect(outcomes.slice(-4).every((o) => survivors.includes(o))).toBe(true);
+    // A client resuming the dead instance's stream on a survivor is not left waiting: the survivor follows the stream
+    // until the dead instance misses its heartbeats (a few seconds), then ends the GET.
+    const resumed = await get(lb.url, { ...session, 'last-event-id': running[0]!.lastId }, AbortSignal.timeout(15_000));
+    expect(resumed.status).toBe(200);
+    expect(messages(await resumed.text())).toEqual([]);
+    // And the official client goes on.
+    for (let i = 0; i < 2; i++) expect(survivors).toContain(((await v1.callTool({ name: 'pid', arguments: {} })).content as { text: string }[])[0]!.text);
+    for (const other of running.slice(1)) await other.reader.cancel();
+    await v1.close();
   });
 });
 

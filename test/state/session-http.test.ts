@@ -104,6 +104,20 @@ describe('a 2025 resumable response whose client disconnects', () => {
     expect(rest[1]).toMatchObject({ id: 'steps-1', result: { content: [{ text: 'all steps done' }] } });
   });
 
+  it('keeps what it wrote before it saw the client go: a client that read less resumes from what it read', async () => {
+    const { url } = await start();
+    const session = await initialize(url);
+    const client = new AbortController();
+    const response = await post(url, request('tools/call', { name: 'steps', arguments: { pauseMs: 150 }, _meta: { progressToken: 't' } }, 'steps-2'), session, client.signal);
+    const seenText = await sseReader(response).until((t) => t.includes('"progress":2'));
+    client.abort();
+    // As if the client died after progress 1 (progress 2 was written but never read): it resumes from progress 1.
+    const afterFirst = events(seenText.replace(/data:\n/g, 'data: {}\n')).find((e) => e.data.includes('"progress":1'))!.id!;
+    await sleep(300); // the handler finishes meanwhile
+    const rest = messages(await (await get(url, { ...session, 'last-event-id': afterFirst })).text());
+    expect(rest.map((m) => m.params?.progress ?? 'result')).toEqual([2, 'result']);
+  });
+
   it('plain JSON (no stream opened) and 2026 streams are still cancelled by the disconnect', async () => {
     const { url, seen } = await start();
     const session = await initialize(url);

@@ -64,7 +64,7 @@ describe.skipIf(!available)('tasks across 3 instances (Redis, nginx round-robin)
   beforeAll(async () => {
     redis = await startRedis();
     const env = { REDIS_URL: redis.url, MINIMCP_SECRET: SECRET, MINIMCP_REDIS_PREFIX: prefix, TASKS_HEARTBEAT_MS: String(HEARTBEAT_MS), TASKS_MAX: String(CAP) };
-    members = await Promise.all([0, 1, 2].map(() => startMember(env, ENTRY)));
+    members = await Promise.all([0, 1, 2].map(() => startMember(ENTRY, env)));
     lb = await startNginx(members.map((m) => new URL(m.url).host));
   }, 120_000);
   afterAll(async () => {

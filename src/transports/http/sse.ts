@@ -17,6 +17,12 @@ export const SSE_HEADERS: HeaderMap = {
   'x-accel-buffering': 'no',
 };
 const KEEP_ALIVE = ': keepalive\n\n';
+/**
+ * The last events a 2025 session's stream wrote, handed to the replay store if the client goes: a
+ * client stops reading before the server sees it go (through a proxy, sometimes only when the next
+ * event fails to pass), and what was written meanwhile must still be resumable.
+ */
+const RECENT_EVENTS = 64;
 
 /** Whose a kept stream is: the principal and the 2025 session; a resuming GET must present both. */
 export const streamOwner = (principal: string, session: string | undefined): string => `${principal.length}:${principal}\u0000${session ?? ''}`;
@@ -56,6 +62,8 @@ export class PostStream implements CancelSignal, EventListenerObject {
   #detached = false;
   /** Set by close(): later events go here instead of to the response. */
   #stored: ReplayWriter | undefined;
+  /** The last RECENT_EVENTS frames written, while a disconnect could still keep this stream. */
+  #recent: string[] | undefined;
   /** Set when the stream is kept where the platform must be told to keep working (Workers' waitUntil). */
   #release: (() => void) | undefined;
 
@@ -124,13 +132,17 @@ export class PostStream implements CancelSignal, EventListenerObject {
   close(): void {
     if (this.#finished || this.#stored !== undefined || this.#ex.signal.aborted || !this.#isResumable) return;
     if (!this.opened) this.#ex.write(this.#open()); // so the client has an event id to resume from
+    this.#recent = undefined; // closed on purpose: what was written is the client's
     this.#keep();
     this.#ex.end();
   }
 
   /** From now on events go into the replay store, and the exchange's signal no longer cancels. */
   #keep(): void {
-    this.#stored = this.#settings.events.open(this.#id, this.#owner.streamOwner, this.#seq + 1, this.#owner.streamPrincipal);
+    const recent = this.#recent ?? [];
+    this.#recent = undefined;
+    this.#stored = this.#settings.events.open(this.#id, this.#owner.streamOwner, this.#seq - recent.length + 1, this.#owner.streamPrincipal);
+    for (const frame of recent) this.#stored.push(frame); // the client may not have read them: it resumes from its Last-Event-ID
     this.#release = this.#ex.holdOpen?.();
     this.#detach();
     this.#stopKeepAlive();
@@ -158,6 +170,8 @@ export class PostStream implements CancelSignal, EventListenerObject {
     // reply, or none after a cancellation). Such a stream is remembered, empty: its GET gets 204, not 404.
     if (this.#isResumable && !aborted && (reply === undefined || !('result' in reply))) {
       this.#settings.events.open(this.#id, this.#owner.streamOwner, this.#seq + 1, this.#owner.streamPrincipal).end();
+    } else if (this.#isResumable) {
+      this.#settings.events.forget?.(this.#id);
     }
     return true;
   }
@@ -166,7 +180,11 @@ export class PostStream implements CancelSignal, EventListenerObject {
     if (this.#stored !== undefined) return this.#stored.push(this.#frame(text));
     if (this.#ex.signal.aborted) return;
     const head = this.opened ? '' : this.#open();
-    this.#ex.write(head + this.#frame(text));
+    const frame = this.#frame(text);
+    this.#ex.write(head + frame);
+    const recent = this.#recent;
+    if (recent === undefined) return;
+    if (recent.push(frame) > RECENT_EVENTS) recent.shift();
   }
 
   #frame(text: string): string {
@@ -181,6 +199,8 @@ export class PostStream implements CancelSignal, EventListenerObject {
     this.#keepAlive = setInterval(writeKeepAlive, this.#settings.keepAliveMs, ex);
     if (!this.#isResumable) return '';
     this.#id = newStreamId();
+    this.#settings.events.announce?.(this.#id, this.#owner.streamOwner);
+    if (this.#session !== undefined) this.#recent = [];
     return `id: ${this.#id}-0\nretry: ${this.#settings.sseRetryMs}\ndata:\n\n`; // an id, a retry, empty data
   }
 

@@ -1,15 +1,16 @@
 /**
- * The cluster harness: its own redis-server on a free port (REDIS_URL points it at an existing one),
- * N instances as separate processes (test/state/support/member.ts), and nginx in front with
- * round-robin, no affinity and no retry. Without redis-server or nginx on the machine the suites
- * skip with one visible line, except under CI=true, where that is a failure.
+ * The cluster harness: the launcher `npm run start:cluster` uses (scripts/cluster.mjs, with redis-server
+ * and nginx from scripts/cluster-kit.mjs, which the benchmark shares: its own redis-server on a free port
+ * or REDIS_URL, member processes, nginx with round-robin, no affinity and no retry), with the state
+ * tests' member. Without redis-server or nginx on the machine the suites skip with one visible line,
+ * except under CI=true, where that is a failure.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { missingClusterBinaries, waitFor } from '../../../scripts/cluster-kit.mjs';
+import { missingClusterBinaries, startMember } from '../../../scripts/cluster.mjs';
 
-// redis-server and nginx are started by scripts/cluster-kit.mjs, which the benchmark shares.
-export { freePort, startNginx, startRedis, type Balancer, type Redis } from '../../../scripts/cluster-kit.mjs';
+export { startMember };
+
+export { startCluster, startNginx, startRedis, type Balancer, type Member, type Redis } from '../../../scripts/cluster.mjs';
 
 /** Whether the cluster suites can run here; logs the one skip line, or throws under CI. */
 export function clusterAvailable(): boolean {
@@ -21,24 +22,7 @@ export function clusterAvailable(): boolean {
   return false;
 }
 
-export interface Member { url: string; pid: number; child: ChildProcess; stop(): Promise<void> }
+const STATE_MEMBER = fileURLToPath(new URL('./member.ts', import.meta.url));
 
-const MEMBER = fileURLToPath(new URL('./member.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../../../node_modules/tsx/dist/loader.mjs', import.meta.url));
-
-/** A member process: `entry` (default member.ts) must print `READY <url>`. */
-export async function startMember(env: Record<string, string>, entry = MEMBER): Promise<Member> {
-  const child = spawn(process.execPath, ['--import', TSX, entry], { env: { ...process.env, PORT: '0', ...env }, stdio: 'pipe' });
-  const [, url] = await waitFor(child, /READY (\S+)/, 'cluster member');
-  return {
-    url: url!,
-    pid: child.pid!,
-    child,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+/** A member running the state tests' server (test/state/support/server.ts) on Redis. */
+export const startStateMember = (env: Record<string, string>) => startMember(STATE_MEMBER, env);

@@ -36,7 +36,7 @@ export function createStateServer(options: Partial<MiniMCPOptions> = {}) {
     return `hello ${String(answer.content?.name)} (${answer.action}) from ${process.pid}`;
   });
   mcp.tool('wait', { description: 'waits until cancelled', input: z.object({ tag: z.string() }) }, async ({ tag }, ctx) => {
-    ctx.progress(0);
+    ctx.progress(0, undefined, `pid ${process.pid}`); // opens the stream, and says which instance runs it
     await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
     seen.cancelled.push(tag);
     return 'cancelled';
