@@ -129,6 +129,8 @@ export interface Core<Scope> {
     clientRequestTimeoutMs: number;
     cache: CacheSettings;
     debug: boolean;
+    /** The generic text a client reads for an unexpected failure (the `errorMessage` option). */
+    errorMessage: string | undefined;
     asyncContext: boolean;
   };
   capabilities(era: Era): JsonObject;

@@ -77,16 +77,16 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
       400,
     );
   }
-  if (tool.task === 'forbidden') return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
+  if (tool.task === 'forbidden') return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
   const ttlMs = taskTtl(core, call, tool.task, name);
-  if (ttlMs === undefined) return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
+  if (ttlMs === undefined) return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
   const tasks = core.tasks;
   return after(tasks.store.live(call.principal), (live) => {
     if (live >= tasks.settings.maxPerPrincipal) {
       throw new McpError(ErrorCode.InvalidRequest, `Too many live tasks: at most ${tasks.settings.maxPerPrincipal} per client; wait for one to finish`);
     }
     call.planTask(ttlMs, call.era === 'legacy');
-    return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
+    return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
   });
 }
 
