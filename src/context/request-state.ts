@@ -8,7 +8,7 @@
  * `paramsDigest`, `seal` or `open` run; the core waits for it when needed.
  */
 import { invalidParams } from '../protocol/errors.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { fromBase64url, textFromBase64url, toBase64url } from '../platform/base64url.js';
 import { hashing, sameBytes } from '../platform/crypto.js';
 
@@ -116,4 +116,13 @@ export class RequestStateCodec {
     if (!(payload.e > Date.now())) throw bad;
     return payload.a && typeof payload.a === 'object' ? payload.a : {};
   }
+}
+
+/** 2026: earlier answers sealed in requestState (opened here, so bad state is -32602) plus the client's inputResponses. */
+export function mrtrAnswers(codec: RequestStateCodec, method: string, params: JsonObject, principal: string, retry: boolean): JsonObject {
+  const sealed = retry ? codec.open(params.requestState, method, params, principal) : {};
+  const responses = params.inputResponses;
+  if (responses !== undefined && !isObject(responses)) throw invalidParams('params.inputResponses must be an object');
+  // Sealed answers win: the client may add answers for new questions, never rewrite earlier ones.
+  return { ...responses, ...sealed };
 }

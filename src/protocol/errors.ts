@@ -113,3 +113,7 @@ export function clientErrorText(error: unknown, settings: ErrorTextSettings, fal
   }
   return settings.errorMessage ?? fallback;
 }
+
+/** An unknown (or disabled) method; 2026 answers it over HTTP with 404. */
+export const methodNotFound = (method: string, modern: boolean): McpError =>
+  new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, modern ? 404 : undefined);

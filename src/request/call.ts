@@ -9,35 +9,24 @@
  */
 import { MrtrBroker, StreamBroker, type InputBroker } from '../context/client-requests.js';
 import { Context, runWithContext, type ClientFacts, type ContextHost } from '../context/context.js';
-import { loadCrypto } from '../context/request-state.js';
+import { loadCrypto, mrtrAnswers } from '../context/request-state.js';
 import type { Connection, Core, MessageFacts, MethodCall, OutcomeSink, Outcome, RequestInfo } from '../core.js';
 import { METHODS, type MethodSpec } from '../methods.js';
 import { admitEra, decideEra, notInitialized, opensStream, type ModernMeta } from '../protocol/era.js';
-import { ErrorCode, McpError, internalError, invalidParams, invalidRequest } from '../protocol/errors.js';
-import { isObject, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
+import { internalError, invalidRequest, methodNotFound, type McpError } from '../protocol/errors.js';
+import type { JsonObject, RequestId } from '../protocol/jsonrpc.js';
 import type { Era } from '../protocol/versions.js';
 import { levelRank, type ClientCapabilities, type Implementation } from '../types.js';
 import { Execution, type Interrupt } from './execution.js';
 import { cancelKey } from '../state/cancels.js';
 import { overloaded, type Waiter } from './limits.js';
 import { NO_REPLY, errorOutcome, resultOutcome, shape, toMcpError } from './outcome.js';
+import { TaskHandOff } from '../tasks/hand-off.js';
 import { TaskRun } from '../tasks/task-run.js';
-import { createTaskResult, legacyTask } from '../tasks/wire.js';
-import type { MaybePromise } from '../state/answers.js';
-import type { SessionPatch, SessionState } from '../state/sessions.js';
+import { ownerKey, type MaybePromise } from '../state/answers.js';
+import { applySession, type SessionPatch } from '../state/sessions.js';
 
-const methodNotFound = (method: string, era: Era): McpError =>
-  new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, era === 'modern' ? 404 : undefined);
-
-/** Who may answer a 2025 server-to-client request: the principal and the connection it went to. */
-export const ownerKey = (principal: string, connectionId: string | undefined): string =>
-  `${principal.length}:${principal}${connectionId ?? ''}`;
-
-/** What the session store kept, onto the connection rebuilt from the session id. */
-function applySession(connection: Connection, state: SessionState): void {
-  if (state.logLevel !== undefined) connection.logLevel = state.logLevel;
-  if (state.subscriptions !== undefined) connection.subscriptions = new Set(state.subscriptions);
-}
+export { ownerKey } from '../state/answers.js';
 
 /** The handler, with the hooks around it when there are any. Static, so AsyncLocalStorage.run needs no closure. */
 const invoke = <Scope>(call: Call<Scope>): JsonObject | Promise<JsonObject> => call.invoke();
@@ -70,8 +59,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   /** A successful `initialize` mints a session id for the transport to hand out. */
   #minting = false;
   /** tools/call of a task tool: the task it becomes (2025: before the handler runs; 2026: when it waits). */
-  #task: TaskRun | undefined;
-  #taskStored: ReturnType<TaskRun['create']> | undefined;
+  #task: TaskHandOff | undefined;
 
   constructor(
     core: Core<Scope>,
@@ -171,7 +159,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     if (refusal) return errorOutcome(this.id, refusal);
     const spec = METHODS.get(this.method);
     if (!spec || (spec.eras !== 'both' && spec.eras !== era) || (spec.enabled && !spec.enabled(this.#core))) {
-      return errorOutcome(this.id, methodNotFound(this.method, era));
+      return errorOutcome(this.id, methodNotFound(this.method, era === 'modern'));
     }
     if (facts.requireInitialize && era === 'legacy' && this.#connection?.protocolVersion === undefined && !opensStream(this.method)) {
       return errorOutcome(this.id, notInitialized());
@@ -254,10 +242,13 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       return undefined;
     }
     try {
-      if (this.modern) this.#answers = this.#mrtrAnswers(retry);
+      if (this.modern) this.#answers = mrtrAnswers(this.#core.stateCodec, this.method, this.params, this.#principal, retry);
       const ctx = (this.ctx = new Context<Scope>(this));
       const work = this.#core.settings.asyncContext ? runWithContext(ctx as Context<unknown>, invoke, this) : invoke(this);
-      if (this.#task && (this.#taskStored !== undefined || (work instanceof Promise && !this.#askedInput()))) return this.#handOff(work);
+      if (this.#task?.takes(work, this.#broker)) {
+        this.#broker = this.#task.run; // input asked from now on waits in the task
+        return this.#task.handOff(work);
+      }
       return work instanceof Promise ? this.#wait(work) : this.#result(work);
     } catch (error) {
       return this.#failure(error);
@@ -267,41 +258,18 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   /**
    * Makes this tools/call a task (the method table calls it for a task tool the client can take as
    * one). 2025 (`immediate`): stored now, so even the handler's first elicit waits in the task.
-   * 2026: the handler runs as a plain request first; it becomes a task once it waits on anything but
-   * MRTR input, so MRTR rounds before stay plain MRTR and a synchronous answer stays a plain result.
+   * 2026: it becomes one when the handler waits (see TaskHandOff.takes).
    */
   planTask(ttlMs: number, immediate: boolean): void {
-    this.#task = new TaskRun(this.#core.tasks, this, this.#principal, this.protocolVersion || 'unknown', ttlMs, this.client.capabilities);
+    const run = new TaskRun(this.#core.tasks, this, this.#principal, this.protocolVersion || 'unknown', ttlMs, this.client.capabilities);
+    const host = { id: this.id, legacy: this.modern === undefined, conclude: () => this.#conclude(), reply: (outcome: Outcome) => this.#reply(outcome) };
+    this.#task = new TaskHandOff(run, { ...host, result: (result) => this.#result(result), failure: (error) => this.#failure(error) });
     if (immediate) this.toTask();
   }
 
   /** `ctx.task()`: store the task now, so input asked from here on waits in it; a no-op for a call that cannot be one. */
   toTask(): void {
-    if (!this.#task || this.#taskStored !== undefined) return;
-    this.#broker = this.#task;
-    this.#taskStored = this.#task.create();
-  }
-
-  #askedInput(): boolean {
-    const broker = this.#broker;
-    return broker instanceof MrtrBroker && Object.keys(broker.inputRequests).length > 0;
-  }
-
-  /** The request's reply becomes the creation result; the handler goes on, and its end settles the task. */
-  #handOff(work: JsonObject | Promise<JsonObject>): Outcome | undefined {
-    const run = this.#task!;
-    const legacy = this.modern === undefined;
-    this.#broker = run; // input asked from now on waits in the task
-    this.#conclude(); // no idle clock, and interrupts no longer answer the request
-    Promise.resolve(work).then(
-      (result) => run.finish(this.#result(result).reply, legacy),
-      (error: unknown) => run.finish(this.#failure(error).reply, legacy),
-    );
-    const created = () => resultOutcome(this.id, legacy ? { task: legacyTask(run.record) } : createTaskResult(run.record));
-    const stored = this.#taskStored ?? run.create();
-    if (!(stored instanceof Promise)) return created();
-    stored.then(() => this.#reply(created()), (error: unknown) => this.#reply(this.#failure(error)));
-    return undefined;
+    if (this.#task?.store()) this.#broker = this.#task.run;
   }
 
   /** Goes on once the hashing or the session's state is loaded: from admission, from entry, or from `start()`. */
@@ -313,16 +281,6 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       outcome = this.#unexpected(error);
     }
     if (outcome !== undefined) this.#reply(outcome);
-  }
-
-  /** 2026: earlier answers sealed in requestState (opened here, so bad state is -32602) plus the client's inputResponses. */
-  #mrtrAnswers(retry: boolean): JsonObject {
-    const params = this.params;
-    const sealed = retry ? this.#core.stateCodec.open(params.requestState, this.method, params, this.#principal) : {};
-    const responses = params.inputResponses;
-    if (responses !== undefined && !isObject(responses)) throw invalidParams('params.inputResponses must be an object');
-    // Sealed answers win: the client may add answers for new questions, never rewrite earlier ones.
-    return { ...responses, ...sealed };
   }
 
   /** The method, with the hooks around it when there are any (called by `invoke`). */

@@ -71,3 +71,7 @@ export class PendingRequests implements AnswerRoute {
     return true;
   }
 }
+
+/** Who may answer a 2025 server-to-client request: the principal and the connection it went to. */
+export const ownerKey = (principal: string, connectionId: string | undefined): string =>
+  `${principal.length}:${principal}${connectionId ?? ''}`;

@@ -4,6 +4,7 @@
  * notification channel. Over HTTP each request may land on another instance, so this lives here and
  * not on a connection object. stdio keeps its own Connection and never uses it.
  */
+import type { Connection } from '../context/sessions.js';
 import type { LoggingLevel } from '../types.js';
 import type { MaybePromise } from './answers.js';
 
@@ -79,4 +80,10 @@ export class MemorySessionStore implements SessionStore {
   releaseStream(session: string, holder: string): void {
     if (this.#streams.get(session) === holder) this.#streams.delete(session);
   }
+}
+
+/** What the session store kept, onto the connection rebuilt from the session id. */
+export function applySession(connection: Connection, state: SessionState): void {
+  if (state.logLevel !== undefined) connection.logLevel = state.logLevel;
+  if (state.subscriptions !== undefined) connection.subscriptions = new Set(state.subscriptions);
 }

@@ -1,0 +1,197 @@
+/**
+ * The server's options: what each one means, its checks and defaults, and the pieces of the core
+ * built from them (state, limits, tasks). Kept apart from server.ts, which registers and dispatches.
+ */
+import { PrincipalQuota } from './context/principal.js';
+import { RequestStateCodec, Signer } from './context/request-state.js';
+import { SessionCodec } from './context/sessions.js';
+import { ConcurrencyGate, IdleSweeper } from './request/limits.js';
+import type { CacheSettings, Core, RequestInfo } from './core.js';
+import type { NotificationBus } from './state/bus.js';
+import { resolveState, type SharedState } from './state/index.js';
+import { MemoryTaskStore } from './state/memory-task-store.js';
+import type { TaskStore } from './state/task-store.js';
+import { TaskService, type TaskSettings } from './tasks/service.js';
+import type { VisibilityFilter } from './primitives/visibility.js';
+import type { JsonSchemaConverter } from './schema/standard-schema.js';
+import type { CacheHint, Implementation } from './types.js';
+
+/** Server facts (`name`, `version`, `title`, `description`, `websiteUrl`, `icons`) plus the settings. */
+export interface MiniMCPOptions<Scope = unknown> extends Implementation {
+  instructions?: string;
+  /** A handler silent for this long is aborted and answered "Request timed out" (-32603). Default 30 s. */
+  idleTimeoutMs?: number;
+  /** Handlers running at once. Default 100. */
+  maxConcurrency?: number;
+  /**
+   * Handlers one named principal may run at once (and requests it may have queued): one principal
+   * cannot take the whole gate. Default: half of maxConcurrency, rounded up.
+   */
+  maxConcurrencyPerPrincipal?: number;
+  /** Requests that may wait for a slot; past it, an immediate overload answer. Default 4 x maxConcurrency. */
+  maxQueue?: number;
+  /** Open 2026 `subscriptions/listen` streams at once (they hold no handler slot); past it, overload (503). Default 1000. */
+  maxStreams?: number;
+  /** Open listen streams of any one principal (see `principal`); past it, overload (503). Default 10. */
+  maxStreamsPerPrincipal?: number;
+  /** How long a queued request waits for a slot. Default 5 s. */
+  queueTimeoutMs?: number;
+  /** How long a 2025 handler waits for the client's answer to elicitation, sampling or roots. Default 5 min. */
+  clientRequestTimeoutMs?: number;
+  /** Items per page of every list. Default 100. */
+  pageSize?: number;
+  /** 2026 cache hints for discover, each list and reads (defaults: lists 60 s public, reads 0 private). */
+  cache?: Partial<CacheSettings>;
+  /**
+   * The secret that signs MRTR requestState and 2025 session ids. Set `secret` (32 bytes or more)
+   * when several instances serve the same clients, so each accepts what the others signed.
+   */
+  requestState?: { secret?: string | Uint8Array; ttlMs?: number };
+  /**
+   * Who is asking, from the scope (e.g. the verified token's subject). Without it, the scope's own
+   * `principal` property when that is a string. MRTR state, 2025 sessions, cancellation,
+   * server-to-client requests and resumable streams are bound to it, and each named principal gets a
+   * share of the concurrency gate (maxConcurrencyPerPrincipal). '' (or nothing) is anonymous: anonymous
+   * callers cannot be told apart, so only the server-wide limits apply to them.
+   */
+  principal?: (scope: Scope | undefined) => string | undefined;
+  /**
+   * Which primitives a caller may see, for every tool, prompt, resource and template (after each one's
+   * own `visible` rule). Hidden ones answer exactly as unregistered ones. See docs/authorization.md.
+   */
+  visible?: VisibilityFilter<Scope>;
+  /** Converts Standard Schemas that cannot describe themselves (e.g. Valibot's `toJsonSchema`). */
+  toJsonSchema?: JsonSchemaConverter;
+  /** Advertise a primitive even before anything is registered (for servers that register later). */
+  capabilities?: { tools?: boolean; prompts?: boolean; resources?: boolean };
+  /** @deprecated Use `state: { bus }`. */
+  bus?: NotificationBus;
+  /**
+   * The state that outlives one request (notification bus, 2025 answers, cancels, sessions, SSE
+   * replay): in memory by default. `redisState()` from minimcp/redis shares it between instances.
+   */
+  state?: Partial<SharedState>;
+  /**
+   * Make `getContext()` work anywhere inside a handler (AsyncLocalStorage). Default on. On Node 20 it
+   * costs every promise a hook (roughly 10-30% of a no-op HTTP request, measured); `false` removes that cost, and
+   * handlers then use the `ctx` argument only.
+   */
+  asyncContext?: boolean;
+  /**
+   * Tasks (tools registered with `task: 'optional' | 'required'`): where they are kept (memory by
+   * default; a shared store lets any instance answer for them) and their limits.
+   */
+  tasks?: { store?: TaskStore } & Partial<TaskSettings>;
+  /** Include error messages of unexpected failures in answers. Off by default: they may leak internals. */
+  debug?: boolean;
+  /**
+   * What a client reads when a handler fails unexpectedly (throws anything but a `UserError` or an
+   * `McpError`): the text of a tool's `isError` result and the message of a -32603. Default: 'The tool
+   * failed' for a tool, 'Internal error' otherwise. The error itself goes to `onError`.
+   */
+  errorMessage?: string;
+  /** The server log for unexpected errors. Default: stderr. */
+  onError?: (error: unknown, request: RequestInfo | undefined) => void;
+}
+
+// Lists change rarely and say so with list_changed; reads may be per user and live, so they are not cached.
+/** The `principal` option's answer, else the scope's own `principal` string; '' is anonymous. */
+export function principalFrom<Scope>(scope: Scope | undefined, option: MiniMCPOptions<Scope>['principal']): string {
+  if (option !== undefined) {
+    const named = option(scope);
+    return typeof named === 'string' ? named : '';
+  }
+  const own = typeof scope === 'object' && scope !== null ? (scope as { principal?: unknown }).principal : undefined;
+  return typeof own === 'string' ? own : '';
+}
+
+const LIST_HINT: CacheHint = { ttlMs: 60_000, cacheScope: 'public' };
+const DEFAULT_CACHE: CacheSettings = {
+  discover: LIST_HINT,
+  tools: LIST_HINT,
+  prompts: LIST_HINT,
+  resources: LIST_HINT,
+  resourceTemplates: LIST_HINT,
+  reads: { ttlMs: 0, cacheScope: 'private' },
+};
+
+function positiveInt(options: object, name: string, fallback: number, max = 2_147_483_647): number {
+  const value = (options as Record<string, unknown>)[name] ?? fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
+    throw new TypeError(`MiniMCP option ${name} must be an integer from 1 to ${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+function errorMessageOption(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') throw new TypeError(`MiniMCP option errorMessage must be a non-empty string, got ${String(value)}`);
+  return value;
+}
+
+function checkCacheHint(name: string, hint: CacheHint): CacheHint {
+  if (!Number.isInteger(hint.ttlMs) || hint.ttlMs < 0 || (hint.cacheScope !== 'public' && hint.cacheScope !== 'private')) {
+    throw new TypeError(`MiniMCP option cache.${name} needs an integer ttlMs >= 0 and cacheScope "public" or "private"`);
+  }
+  return { ttlMs: hint.ttlMs, cacheScope: hint.cacheScope };
+}
+
+function taskService(options: NonNullable<MiniMCPOptions['tasks']>): TaskService {
+  return new TaskService(options.store ?? new MemoryTaskStore(), {
+    defaultTtlMs: positiveInt(options, 'defaultTtlMs', 3_600_000),
+    maxTtlMs: positiveInt(options, 'maxTtlMs', 86_400_000),
+    pollIntervalMs: positiveInt(options, 'pollIntervalMs', 1_000),
+    maxPerPrincipal: positiveInt(options, 'maxPerPrincipal', 100),
+    heartbeatMs: positiveInt(options, 'heartbeatMs', 10_000),
+  });
+}
+
+/** The state pieces (memory by default); shared ones need the secret every instance signs with. */
+function stateOf(options: MiniMCPOptions<never>): SharedState {
+  const state = resolveState({ bus: options.bus, ...options.state });
+  if (state.shared && options.requestState?.secret === undefined) {
+    throw new TypeError('MiniMCP: shared state needs requestState.secret (the same on every instance), or sessions and MRTR state signed on one instance will not open on another');
+  }
+  return state;
+}
+
+/** The parts of the core that come from the options alone: facts, state, limits, codecs, tasks and settings. */
+export type Wired = Pick<Core<never>, 'info' | 'instructions' | 'state' | 'gate' | 'idle' | 'streams' | 'stateCodec' | 'sessions' | 'tasks' | 'settings'>;
+
+/** Checks the options and builds what they configure; throws a TypeError naming the first bad option. */
+export function wire(options: MiniMCPOptions<never>): Wired {
+  if (typeof options?.name !== 'string' || !options.name) throw new TypeError('MiniMCP option name must be a non-empty string');
+  if (typeof options.version !== 'string' || !options.version) throw new TypeError('MiniMCP option version must be a non-empty string');
+  const maxConcurrency = positiveInt(options, 'maxConcurrency', 100);
+  const idleTimeoutMs = positiveInt(options, 'idleTimeoutMs', 30_000);
+  const { name, version, title, description, websiteUrl, icons } = options;
+  const info: Implementation = JSON.parse(JSON.stringify({ name, version, title, description, websiteUrl, icons }));
+  const cache = { ...DEFAULT_CACHE, ...options.cache };
+  for (const key of Object.keys(cache) as (keyof CacheSettings)[]) cache[key] = checkCacheHint(key, cache[key]);
+  const signer = new Signer(options.requestState?.secret);
+  return {
+    info,
+    instructions: options.instructions,
+    state: stateOf(options),
+    gate: new ConcurrencyGate(
+      maxConcurrency,
+      positiveInt(options, 'maxQueue', maxConcurrency * 4),
+      positiveInt(options, 'queueTimeoutMs', 5_000),
+      positiveInt(options, 'maxConcurrencyPerPrincipal', Math.ceil(maxConcurrency / 2), maxConcurrency),
+    ),
+    idle: new IdleSweeper(idleTimeoutMs),
+    streams: new PrincipalQuota(positiveInt(options, 'maxStreams', 1_000), positiveInt(options, 'maxStreamsPerPrincipal', 10)),
+    stateCodec: new RequestStateCodec(signer, positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
+    sessions: new SessionCodec(signer),
+    tasks: taskService(options.tasks ?? {}),
+    settings: {
+      pageSize: positiveInt(options, 'pageSize', 100, 10_000),
+      idleTimeoutMs,
+      clientRequestTimeoutMs: positiveInt(options, 'clientRequestTimeoutMs', 300_000),
+      cache,
+      debug: options.debug === true,
+      errorMessage: errorMessageOption(options.errorMessage),
+      asyncContext: options.asyncContext !== false,
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * How a `tools/call` of a task tool becomes a task: the request's reply becomes the creation result
+ * while the handler goes on, and the handler's end settles the task. The request (request/call.ts)
+ * decides when; this holds the task and does the hand-off.
+ */
+import { MrtrBroker, type InputBroker } from '../context/client-requests.js';
+import type { Outcome } from '../core.js';
+import type { JsonObject, RequestId } from '../protocol/jsonrpc.js';
+import { resultOutcome } from '../request/outcome.js';
+import type { MaybePromise } from '../state/task-store.js';
+import type { TaskRun } from './task-run.js';
+import { createTaskResult, legacyTask } from './wire.js';
+
+/** What the hand-off needs of its request: to stop waiting on the handler, and to turn its end into an outcome. */
+export interface HandOffHost {
+  readonly id: RequestId;
+  /** 2025 (true) nests the task under `task`; 2026 answers the flat creation result. */
+  readonly legacy: boolean;
+  /** Ends the request's own wait (no idle clock, interrupts no longer answer it); false when it had already ended. */
+  conclude(): boolean;
+  result(result: JsonObject): Outcome;
+  failure(error: unknown): Outcome;
+  reply(outcome: Outcome): void;
+}
+
+export class TaskHandOff {
+  #stored: MaybePromise<void> | undefined;
+  #storing = false;
+
+  constructor(
+    readonly run: TaskRun,
+    readonly host: HandOffHost,
+  ) {}
+
+  /** Stores the task now (2025, or `ctx.task()`), so input asked from here on waits in it. False when already stored. */
+  store(): boolean {
+    if (this.#storing) return false;
+    this.#storing = true;
+    this.#stored = this.run.create();
+    return true;
+  }
+
+  /**
+   * Whether the handler's first answer makes the call a task: always once stored; otherwise (2026)
+   * when it waits on anything but MRTR input, so MRTR rounds stay plain MRTR and a synchronous
+   * answer stays a plain result.
+   */
+  takes(work: JsonObject | Promise<JsonObject>, broker: InputBroker | undefined): boolean {
+    if (this.#storing) return true;
+    return work instanceof Promise && !(broker instanceof MrtrBroker && Object.keys(broker.inputRequests).length > 0);
+  }
+
+  /** The request's reply becomes the creation result; the handler goes on, and its end settles the task. */
+  handOff(work: JsonObject | Promise<JsonObject>): Outcome | undefined {
+    const { run, host } = this;
+    host.conclude();
+    Promise.resolve(work).then(
+      (result) => run.finish(host.result(result).reply, host.legacy),
+      (error: unknown) => run.finish(host.failure(error).reply, host.legacy),
+    );
+    const created = () => resultOutcome(host.id, host.legacy ? { task: legacyTask(run.record) } : createTaskResult(run.record));
+    if (!this.#storing) this.store();
+    const stored = this.#stored;
+    if (!(stored instanceof Promise)) return created();
+    stored.then(() => host.reply(created()), (error: unknown) => host.reply(host.failure(error)));
+    return undefined;
+  }
+}
