@@ -8,6 +8,10 @@
  *   --only=a,b            only these targets (names in targets.mjs; the floors are always kept)
  *   --workloads=noop,io   --concurrency=1,64   --duration=ms   --warmup=ms   --cold=N   --rounds=N
  *   --transport=http|stdio   --no-pin (don't pin server and load to separate CPUs)
+ *   --no-build            use dist/ and the compiled bench servers as they are (a rerun right after a build)
+ *
+ * After the matrix come the scenarios of bench/scenarios/ (per runtime, cluster, fan-out, tasks); each
+ * is selected by its name in --only too. An --only that names scenarios only skips the matrix.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,6 +24,7 @@ import { renderMarkdown, targetRatios } from './lib/report.mjs';
 import { median } from './lib/stats.mjs';
 import { installedSize, minimcpSize } from './lib/size.mjs';
 import { renderSvg } from './lib/svg.mjs';
+import { renderScenarios, runScenarios, SCENARIOS } from './scenarios/index.mjs';
 import { EXPECTED } from './servers/work.mjs';
 import { HEADERS, HTTP_TARGETS, STDIO_TARGETS, WORKLOADS } from './targets.mjs';
 
@@ -45,14 +50,17 @@ const opts = {
   pin: !args['no-pin'] && existsSync('/usr/bin/taskset') && machine().nproc >= 2,
 };
 const only = list(args.only, undefined);
-const keep = (t) => !only || t.role === 'floor' || only.includes(t.name);
+const scenarios = SCENARIOS.filter((s) => !only || only.includes(s.name));
+const matrix = !only || only.some((name) => !SCENARIOS.some((s) => s.name === name));
+const keep = (t) => matrix && (!only || t.role === 'floor' || only.includes(t.name));
 const transports = list(args.transport, ['http', 'stdio']);
 const httpTargets = transports.includes('http') ? HTTP_TARGETS.filter(keep) : [];
 const stdioTargets = transports.includes('stdio') ? STDIO_TARGETS.filter(keep) : [];
 
 // With 2 cores or more, the server gets CPU 1 and the load process CPU 0, so they don't trade places.
 const pinned = (cpu, cmd) => (opts.pin ? ['taskset', '-c', String(cpu), ...cmd] : cmd);
-const serverCmd = (t) => pinned(1, [process.execPath, `${here}${t.file}`]);
+// `bin` and `args` run a target on another runtime than this Node (the per-runtime scenario).
+const serverCmd = (t) => pinned(1, [t.bin ?? process.execPath, ...(t.args ?? []), `${here}${t.file}`]);
 const headersOf = (t) => ({ ...HEADERS, ...t.headers });
 
 function freePort() {
@@ -170,12 +178,15 @@ const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 
 async function main() {
   const started = Date.now();
-  console.log('Building MiniMCP (dist/, as published, and the bench servers that load it)...');
-  build();
+  if (args['no-build']) console.log('Not building (--no-build): dist/ and bench/results/tmp/build/ as they are');
+  else {
+    console.log('Building MiniMCP (dist/, as published, and the bench servers that load it)...');
+    build();
+  }
   const info = { date: new Date().toISOString(), machine: machine(), versions: versions(), options: opts };
   console.log(`${info.machine.cpu}, ${info.machine.nproc} CPUs, Node ${info.machine.node}, load ${info.machine.loadavg}${opts.pin ? ', server pinned to CPU 1, load to CPU 0' : ''}`);
 
-  console.log(`Cold starts (${opts.coldRuns} runs each, round-robin)...`);
+  if (matrix) console.log(`Cold starts (${opts.coldRuns} runs each, round-robin)...`);
   const cold = await coldStarts();
 
   const cells = [];
@@ -199,14 +210,22 @@ async function main() {
     }
   }
 
-  const sizes = [minimcpSize(), ...['@modelcontextprotocol/server', '@modelcontextprotocol/sdk', 'mcp-lite', 'tmcp', '@tmcp/transport-http'].map(installedSize).filter(Boolean)];
-  const results = { ...info, elapsedSeconds: Math.round((Date.now() - started) / 1000), cold, sizes, cells: aggregate(raw), raw };
-  results.ratios = targetRatios(results);
-
+  const scenarioResults = await runScenarios(scenarios, { opts, args, here, pinned, freePort, runLoad, startHttpServer });
   const outDir = `${here}results/`;
   mkdirSync(outDir, { recursive: true });
+  const elapsedSeconds = () => Math.round((Date.now() - started) / 1000);
+  if (scenarioResults.length) {
+    // The scenarios have files of their own, so a run of them alone leaves the matrix's report as it was.
+    writeFileSync(`${outDir}scenarios.json`, `${JSON.stringify({ ...info, elapsedSeconds: elapsedSeconds(), scenarios: scenarioResults }, null, 2)}\n`);
+    writeFileSync(`${outDir}scenarios.md`, `# MiniMCP benchmark scenarios\n\n${info.date} · ${info.machine.cpu} · nproc ${info.machine.nproc} · Node ${info.machine.node} · load average at start ${info.machine.loadavg} · mode ${opts.mode}\n${renderScenarios(scenarioResults)}`);
+  }
+  if (!matrix) return console.log(`Done in ${elapsedSeconds()} s: bench/results/scenarios.md, scenarios.json`);
+
+  const sizes = [minimcpSize(), ...['@modelcontextprotocol/server', '@modelcontextprotocol/sdk', 'mcp-lite', 'tmcp', '@tmcp/transport-http'].map(installedSize).filter(Boolean)];
+  const results = { ...info, elapsedSeconds: elapsedSeconds(), cold, sizes, cells: aggregate(raw), raw, scenarios: scenarioResults };
+  results.ratios = targetRatios(results);
   writeFileSync(`${outDir}latest.json`, `${JSON.stringify(results, null, 2)}\n`);
-  const md = renderMarkdown(results);
+  const md = renderMarkdown(results) + renderScenarios(scenarioResults);
   writeFileSync(`${outDir}latest.md`, md);
   writeFileSync(`${outDir}latest.svg`, renderSvg(results));
   console.log(`\n${md.slice(md.indexOf('## Target ratios'), md.indexOf('\n## ', md.indexOf('## Target ratios') + 5))}`);

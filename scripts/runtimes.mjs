@@ -4,13 +4,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { freePort } from './free-port.mjs';
+import { DENO_RUN as deno, RUNTIME_BINS as BIN } from './runtime-bins.mjs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const BINS = join(ROOT, 'runtimes/node_modules');
 const OUT = join(ROOT, '.cache/runtimes');
 const SERVERS = join(ROOT, 'test/runtimes/servers');
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
@@ -27,14 +27,13 @@ const log = (msg) => console.error(`[runtimes] ${msg}`);
 const secs = (t0) => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 
 // Each runtime: where its binary is, how it serves the apps over HTTP, and how it runs a stdio script.
-const deno = ['run', '--allow-net=127.0.0.1', '--allow-env', '--allow-read'];
 const RUNTIMES = [
   { name: `node${process.versions.node.split('.')[0]}`, bin: process.execPath, http: (f) => [join(f, 'node.js')], stdio: (f) => [f], unit: false },
-  { name: 'node22', bin: join(BINS, 'node22/bin/node'), http: (f) => [join(f, 'node.js')], stdio: (f) => [f], unit: true },
-  { name: 'node24', bin: join(BINS, 'node24/bin/node'), http: (f) => [join(f, 'node.js')], stdio: (f) => [f], unit: true },
-  { name: 'bun', bin: join(BINS, '@oven/bun-linux-x64/bin/bun'), http: (f) => ['run', join(f, 'bun.js')], stdio: (f) => ['run', f], conformance: true },
-  { name: 'deno', bin: join(BINS, '@deno/linux-x64-glibc/deno'), http: (f) => [...deno, join(f, 'deno.js')], stdio: (f) => [...deno, f], conformance: true },
-  { name: 'workerd', bin: join(BINS, '@cloudflare/workerd-linux-64/bin/workerd'), http: (f, port) => ['serve', join(f, 'workerd.capnp'), '--socket-addr', `http=127.0.0.1:${port}`], conformance: true },
+  { name: 'node22', bin: BIN.node22, http: (f) => [join(f, 'node.js')], stdio: (f) => [f], unit: true },
+  { name: 'node24', bin: BIN.node24, http: (f) => [join(f, 'node.js')], stdio: (f) => [f], unit: true },
+  { name: 'bun', bin: BIN.bun, http: (f) => ['run', join(f, 'bun.js')], stdio: (f) => ['run', f], conformance: true },
+  { name: 'deno', bin: BIN.deno, http: (f) => [...deno, join(f, 'deno.js')], stdio: (f) => [...deno, f], conformance: true },
+  { name: 'workerd', bin: BIN.workerd, http: (f, port) => ['serve', join(f, 'workerd.capnp'), '--socket-addr', `http=127.0.0.1:${port}`], conformance: true },
 ].filter((r) => !only || only.has(r.name));
 
 // Workers' compatibility settings: the fewest the package needs. enable_request_signal lets a client's

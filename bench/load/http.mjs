@@ -2,7 +2,7 @@
  * HTTP load process: `node load/http.mjs '<json config>'`. Keeps `concurrency` keep-alive
  * connections each with one tools/call in flight (closed loop), validates every answer, and prints
  * one JSON line of results. Config: { port, path, tool, expected, progress, headers, concurrency,
- * warmupMs, durationMs, pid, timeoutMs }.
+ * warmupMs, durationMs, pid (one or a list), cpuGroups ({ name: pids }, reported apart), timeoutMs }.
  */
 import { Connection, postBytes } from './http-client.mjs';
 import { callBody, checkHttpAnswer } from './validate.mjs';
@@ -10,7 +10,7 @@ import { Window } from './window.mjs';
 
 const cfg = JSON.parse(process.argv[2]);
 const host = '127.0.0.1';
-const win = new Window(cfg.pid, cfg.warmupMs, cfg.durationMs);
+const win = new Window(cfg.pid, cfg.warmupMs, cfg.durationMs, cfg.cpuGroups);
 const timeoutMs = cfg.timeoutMs ?? 10_000;
 let nextId = 1;
 let inFlight = 0;

@@ -4,17 +4,19 @@
  */
 import { cpuMicros, memoryKb } from '../lib/proc.mjs';
 
-// A server that died has no /proc entry: its numbers become NaN (and its errors tell why).
+// A server that died has no /proc entry: its numbers become NaN (and its errors tell why). `pid` may
+// be a list (a cluster: its members' figures add up).
+const pids = (pid) => (Array.isArray(pid) ? pid : [pid]);
 const cpuOf = (pid) => {
   try {
-    return cpuMicros(pid);
+    return pids(pid).reduce((sum, p) => sum + cpuMicros(p), 0);
   } catch {
     return NaN;
   }
 };
 const memOf = (pid) => {
   try {
-    return memoryKb(pid);
+    return pids(pid).map(memoryKb).reduce((a, b) => ({ rssKb: a.rssKb + b.rssKb, hwmKb: a.hwmKb + b.hwmKb }));
   } catch {
     return { rssKb: NaN, hwmKb: NaN };
   }
@@ -30,8 +32,10 @@ export class Window {
   samples = new Set(); // a few distinct error messages, for the report
   latencies = new Recorder();
 
-  constructor(pid, warmupMs, durationMs) {
+  /** `groups` (optional): { name: pid or pids } whose CPU is also reported on its own (cpuUsPerReqBy). */
+  constructor(pid, warmupMs, durationMs, groups = {}) {
     this.pid = pid;
+    this.groups = groups;
     this.warmupMs = warmupMs;
     this.durationMs = durationMs;
   }
@@ -53,6 +57,7 @@ export class Window {
     return new Promise((resolve) => {
       setTimeout(() => {
         this.cpu0 = cpuOf(this.pid);
+        this.groupCpu0 = Object.fromEntries(Object.entries(this.groups).map(([k, p]) => [k, cpuOf(p)]));
         this.client0 = process.cpuUsage();
         this.t0 = performance.now();
         this.measuring = true;
@@ -61,15 +66,16 @@ export class Window {
           this.running = false;
           const seconds = (performance.now() - this.t0) / 1000;
           const serverCpu = cpuOf(this.pid) - this.cpu0;
+          const groupCpu = Object.fromEntries(Object.entries(this.groups).map(([k, p]) => [k, cpuOf(p) - this.groupCpu0[k]]));
           const client = process.cpuUsage(this.client0);
           const mem = memOf(this.pid);
-          resolve({ seconds, serverCpu, clientCpu: client.user + client.system, mem });
+          resolve({ seconds, serverCpu, groupCpu, clientCpu: client.user + client.system, mem });
         }, this.durationMs);
       }, this.warmupMs);
     });
   }
 
-  report({ seconds, serverCpu, clientCpu, mem }) {
+  report({ seconds, serverCpu, groupCpu = {}, clientCpu, mem }) {
     const { p50, p99 } = this.latencies.summary();
     const n = this.completed;
     return {
@@ -84,6 +90,7 @@ export class Window {
       clientCpuUsPerReq: n ? clientCpu / n : NaN,
       // Near 100 %, the load process (not the server) may be the limit.
       clientCpuPct: clientCpu / 1e4 / seconds,
+      ...(Object.keys(groupCpu).length ? { cpuUsPerReqBy: Object.fromEntries(Object.entries(groupCpu).map(([k, us]) => [k, n ? us / n : NaN])) } : {}),
       peakRssKb: mem.hwmKb,
       rssKb: mem.rssKb,
     };

@@ -86,10 +86,10 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     return this.#connection;
   }
   get send(): MessageFacts['send'] {
-    return this.#facts.send;
+    return this.#task?.send ?? this.#facts.send;
   }
   get live(): boolean {
-    return !this.aborted && !this.ended;
+    return this.#task?.live ?? (!this.aborted && !this.ended);
   }
   get principal(): string {
     return this.#principal;
@@ -442,7 +442,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   }
 
   endStream(): void {
-    this.#facts.closeStream?.();
+    if (!this.ended) this.#facts.closeStream?.(); // a 2025 task's handler outlives its request and its stream
   }
 
   get waitUntil(): ((promise: Promise<unknown>) => void) | undefined {

@@ -5,7 +5,7 @@
  */
 import { MrtrBroker, type InputBroker } from '../context/client-requests.js';
 import type { Outcome } from '../core.js';
-import type { JsonObject, RequestId } from '../protocol/jsonrpc.js';
+import type { JsonObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import { resultOutcome } from '../request/outcome.js';
 import type { MaybePromise } from '../state/task-store.js';
 import type { TaskRun } from './task-run.js';
@@ -31,6 +31,21 @@ export class TaskHandOff {
     readonly run: TaskRun,
     readonly host: HandOffHost,
   ) {}
+
+  /**
+   * 2025, once the task is stored: where the handler's notifications go (the task's open
+   * `tasks/result` streams, tagged with the task). Undefined otherwise: the request's own stream.
+   */
+  get send(): ((message: JsonRpcMessage) => void) | undefined {
+    return this.host.legacy && this.#storing ? this.#relay : undefined;
+  }
+
+  /** Whether the handler's notifications still go anywhere; undefined where the request decides. */
+  get live(): boolean | undefined {
+    return this.host.legacy && this.#storing ? this.run.running : undefined;
+  }
+
+  readonly #relay = (message: JsonRpcMessage): void => this.run.relay(message);
 
   /** Stores the task now (2025, or `ctx.task()`), so input asked from here on waits in it. False when already stored. */
   store(): boolean {

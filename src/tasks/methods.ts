@@ -9,6 +9,7 @@ import type { Core, MethodCall, Send } from '../core.js';
 import { ErrorCode, McpError, ProtocolError, invalidParams } from '../protocol/errors.js';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { isTerminal, type TaskRecord } from '../state/task-store.js';
+import { ResultStream } from './result-stream.js';
 import { after } from './service.js';
 import { RELATED_TASK, TASKS_EXTENSION, detailedTask, legacyTask } from './wire.js';
 
@@ -86,28 +87,37 @@ function listTasks(core: Core<unknown>, call: MethodCall<unknown>): JsonObject |
   });
 }
 
-/** 2025: waits until the task is terminal, then answers exactly what the tool call would have. */
+/**
+ * 2025: waits until the task is terminal, then answers exactly what the tool call would have. With a
+ * stream back to the client it also carries the task's questions, status changes and messages (result-stream.ts).
+ */
 async function taskResult(core: Core<unknown>, call: MethodCall<unknown>): Promise<JsonObject> {
   const taskId = taskIdOf(call);
   const store = core.tasks.store;
   const principal = (call as TaskCall).principal;
   const signal = call.ctx.signal;
   let task = found(await store.get(taskId, principal), taskId);
-  while (!isTerminal(task.status)) {
-    // Woken by a write to the task (any instance, when the store publishes) or, at the latest, after one poll interval.
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(wake, core.tasks.settings.pollIntervalMs);
-      const unwatch = store.watch(taskId, wake);
-      signal.addEventListener('abort', wake);
-      function wake(): void {
-        clearTimeout(timer);
-        unwatch();
-        signal.removeEventListener('abort', wake);
-        resolve();
-      }
-    });
-    if (signal.aborted) throw new McpError(ErrorCode.InternalError, 'Request cancelled');
-    task = found(await store.get(taskId, principal), taskId);
+  const stream = call.send && !isTerminal(task.status) ? new ResultStream(core, call, call.send, task) : undefined;
+  try {
+    while (!isTerminal(task.status)) {
+      // Woken by a write to the task (any instance, when the store publishes) or, at the latest, after one poll interval.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(wake, core.tasks.settings.pollIntervalMs);
+        const unwatch = store.watch(taskId, wake);
+        signal.addEventListener('abort', wake);
+        function wake(): void {
+          clearTimeout(timer);
+          unwatch();
+          signal.removeEventListener('abort', wake);
+          resolve();
+        }
+      });
+      if (signal.aborted) throw new McpError(ErrorCode.InternalError, 'Request cancelled');
+      task = found(await store.get(taskId, principal), taskId);
+      stream?.seen(task);
+    }
+  } finally {
+    stream?.close();
   }
   const related = { [RELATED_TASK]: { taskId } };
   if (task.error) throw new McpError(task.error.code, task.error.message, task.error.data);

@@ -3,7 +3,10 @@
  * handlers run here. One shared interval (only while tasks run here) renews this instance's
  * heartbeat in the store and aborts handlers whose task outlived its TTL: no timer per task.
  */
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { MaybePromise, TaskStore } from '../state/task-store.js';
+
+type Send = (message: JsonRpcMessage) => void;
 
 export interface TaskSettings {
   /** TTL when the client names none (2025 `task.ttl`); 2026 tasks always get it. Default 1 hour. */
@@ -34,6 +37,8 @@ export function after<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePro
 export class TaskService {
   #instanceId: string | undefined;
   readonly #running = new Set<LocalTask>();
+  /** 2025: the `tasks/result` streams open in this process, by task: where a task's progress and logs go. */
+  readonly #streams = new Map<string, Set<Send>>();
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -65,6 +70,28 @@ export class TaskService {
     if (this.#running.size === 0 && this.#timer) {
       clearInterval(this.#timer);
       this.#timer = undefined;
+    }
+  }
+
+  /** A `tasks/result` stream takes the task's messages (progress, logs) while it is open; returns the stop. */
+  listen(taskId: string, send: Send): () => void {
+    let streams = this.#streams.get(taskId);
+    if (!streams) this.#streams.set(taskId, (streams = new Set()));
+    streams.add(send);
+    return () => {
+      streams.delete(send);
+      if (streams.size === 0 && this.#streams.get(taskId) === streams) this.#streams.delete(taskId);
+    };
+  }
+
+  /** A message of a task running here, to its open `tasks/result` streams in this process (none open: dropped). */
+  relay(taskId: string, message: JsonRpcMessage): void {
+    for (const send of this.#streams.get(taskId) ?? []) {
+      try {
+        send(message);
+      } catch {
+        // One closed stream must not stop the others.
+      }
     }
   }
 

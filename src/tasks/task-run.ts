@@ -5,12 +5,25 @@
  */
 import { hasCapability, requiredCapability, wellFormed, type ClientMethod, type InputBroker } from '../context/client-requests.js';
 import { ErrorCode, ProtocolError } from '../protocol/errors.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import { isObject, type JsonObject, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { CancelledError } from '../state/cancels.js';
 import type { TaskEnd, TaskError, TaskRecord } from '../state/task-store.js';
 import type { ClientCapabilities } from '../types.js';
 import { after, type LocalTask, type TaskService } from './service.js';
 import type { MaybePromise } from '../state/task-store.js';
+import { RELATED_TASK } from './wire.js';
+
+/**
+ * 2025: what a `tasks/result` stream stores as the answer when the client answered a task's question
+ * with an error (or not in time): the waiting `ctx.elicit()`/`sample()`/`listRoots()` rejects with it.
+ */
+export const INPUT_ERROR = 'io.minimcp/input-error';
+
+/** The same params (or notification params) with `_meta` naming the task: every 2025 message tied to a task carries it. */
+export function withRelatedTask(params: JsonObject | undefined, taskId: string): JsonObject {
+  const meta = isObject(params?._meta) ? params._meta : {};
+  return { ...params, _meta: { ...meta, [RELATED_TASK]: { taskId } } };
+}
 
 /** The request the task came from, as far as the task needs it. */
 export interface TaskHost {
@@ -59,6 +72,16 @@ export class TaskRun implements LocalTask, InputBroker {
   }
   get expiresAt(): number {
     return this.record.expiresAt;
+  }
+  /** The handler still runs for the task (not ended, cancelled or expired). */
+  get running(): boolean {
+    return !this.#done && !this.#host.signal.aborted;
+  }
+
+  /** 2025: a notification of the handler (progress, a log), tagged with the task, to the task's open `tasks/result` streams. */
+  relay(message: JsonRpcMessage): void {
+    const notification = message as { method?: string; params?: JsonObject };
+    this.#service.relay(this.taskId, { ...message, params: withRelatedTask(notification.params, this.taskId) } as JsonRpcMessage);
   }
 
   /** Stores the task (durable before the creation result goes out) and starts watching it. */
@@ -129,7 +152,9 @@ export class TaskRun implements LocalTask, InputBroker {
     const waiting = this.#waiting.get(key);
     if (!waiting) return;
     this.#waiting.delete(key);
-    if (wellFormed(waiting.method, value)) waiting.resolve(value);
+    const failed = isObject(value) ? value[INPUT_ERROR] : undefined;
+    if (typeof failed === 'string') waiting.reject(new Error(failed));
+    else if (wellFormed(waiting.method, value)) waiting.resolve(value);
     else waiting.reject(new ProtocolError(ErrorCode.InvalidParams, `Malformed inputResponses["${key}"] for ${waiting.method}`));
   }
 

@@ -5,7 +5,7 @@
  */
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MiniMCP } from '../../src/index.js';
 import { serve, type RunningServer } from '../../src/transports/http/node.js';
@@ -22,6 +22,10 @@ function createServer(): MiniMCP {
     return `worked ${String(args.label)}`;
   });
   mcp.tool('only_task', { description: 'Must be a task', task: 'required' }, async () => 'task only');
+  mcp.tool('confirm', { description: 'Asks the user, as a task', task: 'optional' }, async (_args, ctx) => {
+    const answer = await ctx.elicit({ message: 'Really?', requestedSchema: { type: 'object', properties: { sure: { type: 'boolean' } } } });
+    return `${answer.action} sure=${String(answer.content?.sure)}`;
+  });
   return mcp;
 }
 
@@ -90,6 +94,31 @@ describe('official SDK v1 client, 2025-11-25 tasks', () => {
     expect(stopped).toContain('cancel-me');
     await expect(client.experimental.tasks.cancelTask(created.task.taskId)).rejects.toMatchObject({ code: -32602 });
     await close();
+  });
+
+  it('input_required: callToolStream calls tasks/result, answers the elicitation sent on that stream, and gets the result', async () => {
+    const client = new ClientV1({ name: 'v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const asked: unknown[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      return { action: 'accept', content: { sure: true } };
+    });
+    await client.connect(new TransportV1(new URL(server.url)));
+    const kinds: string[] = [];
+    let taskId = '';
+    let result: unknown;
+    for await (const message of client.experimental.tasks.callToolStream({ name: 'confirm', arguments: {} }, CallToolResultSchema, { task: { ttl: 60_000 } })) {
+      kinds.push(message.type === 'taskStatus' ? message.task.status : message.type);
+      if (message.type === 'taskCreated') taskId = message.task.taskId;
+      if (message.type === 'result') result = message.result;
+      if (message.type === 'error') throw message.error;
+    }
+    expect(kinds).toContain('input_required');
+    expect(kinds.at(-1)).toBe('result');
+    expect(asked).toEqual([{ message: 'Really?', requestedSchema: expect.any(Object), _meta: { 'io.modelcontextprotocol/related-task': { taskId } } }]);
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'accept sure=true' }], _meta: { 'io.modelcontextprotocol/related-task': { taskId } } });
+    expect((await client.experimental.tasks.getTask(taskId)).status).toBe('completed');
+    await client.close();
   });
 
   it('a required task tool called without task is -32601', async () => {

@@ -1,6 +1,7 @@
 /** 2026-07-28 tasks extension (SEP-2663) through the core: creation, tasks/get, update, cancel, principals. */
 import { describe, expect, it } from 'vitest';
 import { MiniMCP, ProtocolError } from '../../../src/index.js';
+import { until } from '../../support/until.js';
 
 const EXT = 'io.modelcontextprotocol/tasks';
 const meta = (caps: Record<string, unknown> = { extensions: { [EXT]: {} } }) => ({
@@ -39,15 +40,6 @@ function server() {
     return reply as any;
   };
   return { mcp, call, stopped };
-}
-
-async function until(read: () => Promise<any>, done: (task: any) => boolean): Promise<any> {
-  for (let i = 0; i < 200; i++) {
-    const task = await read();
-    if (done(task)) return task;
-    await sleep(10);
-  }
-  throw new Error('never reached');
 }
 
 describe('tasks extension (2026)', () => {
