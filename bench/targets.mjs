@@ -19,6 +19,9 @@ export const HTTP_TARGETS = [
   // The same server as minimcp-streamable, on the SSE path: a progressToken in the request and tools
   // that report progress once before returning. Same process as above, so no cold start of its own.
   { name: 'minimcp-sse', file: built('minimcp-http.js'), env: { MODE: 'streamable' }, role: 'minimcp', toolSuffix: '_sse', progress: true, noColdStart: true, pkgs: ['minimcp'] },
+  // minimcp-json with telemetry on (minimcp/otel on the OpenTelemetry SDK, spans batched to an exporter
+  // that drops them): the cost of tracing next to minimcp-json, where it is off.
+  { name: 'minimcp-json-otel', file: built('minimcp-http.js'), env: { MODE: 'json', TELEMETRY: 'otel' }, role: 'minimcp', noColdStart: true, pkgs: ['minimcp', '@opentelemetry/sdk-trace-base'] },
   { name: 'sdk-v1', file: 'servers/sdk1-http.mjs', role: 'peer', pkgs: ['@modelcontextprotocol/sdk'] },
   { name: 'sdk-v2', file: 'servers/sdk2-http.mjs', role: 'peer', pkgs: ['@modelcontextprotocol/server', '@modelcontextprotocol/node'] },
   // mcp-lite 0.10 refuses MCP-Protocol-Version 2025-11-25 (it knows 2025-03-26 and 2025-06-18).

@@ -14,7 +14,9 @@ import type { Era } from './protocol/versions.js';
 import type { PromptRegistry } from './primitives/prompts.js';
 import type { ResourceRegistry } from './primitives/resources.js';
 import type { ToolRegistry } from './primitives/tools.js';
+import type { Caller } from './primitives/visibility.js';
 import type { TaskService } from './tasks/service.js';
+import type { Telemetry } from './telemetry/types.js';
 import type { CacheHint, Implementation } from './types.js';
 
 export type { Connection } from './context/sessions.js';
@@ -123,6 +125,8 @@ export interface Core<Scope> {
   readonly hooks: Hooks<Scope>[];
   /** Tasks: the store, this instance's id and the task settings. */
   readonly tasks: TaskService;
+  /** Traces and metrics (the `telemetry` option); undefined: none, and no work per request. */
+  readonly telemetry: Telemetry | undefined;
   readonly settings: {
     pageSize: number;
     idleTimeoutMs: number;
@@ -133,7 +137,8 @@ export interface Core<Scope> {
     errorMessage: string | undefined;
     asyncContext: boolean;
   };
-  capabilities(era: Era): JsonObject;
+  /** The server's capabilities; given a caller, without `completions` when it may see nothing to complete. */
+  capabilities(era: Era, caller?: Caller<Scope>): JsonObject;
   /** Who is asking ('' when anonymous): the `principal` option, else the scope's own `principal` string. */
   principalOf(scope: Scope | undefined): string;
   reportError(error: unknown, request: RequestInfo | undefined): void;

@@ -41,3 +41,6 @@ export {
   type AppToolOptions, type AppToolVisibility,
 } from './primitives/apps.js';
 export type { Caller, Primitive, PrimitiveKind, VisibilityFilter, VisibleRule } from './primitives/visibility.js';
+export type {
+  Telemetry, TelemetrySpan, TraceCarrier, SpanKind, Attributes, AttributeValue,
+} from './telemetry/types.js';

@@ -16,7 +16,6 @@ import { hasCapability } from './context/client-requests.js';
 import { clientInfoOf } from './context/sessions.js';
 import { levelRank, type ClientCapabilities, type LoggingLevel } from './types.js';
 import { TASK_METHODS, declaresTasks, missingTasksExtension, watchTasks } from './tasks/methods.js';
-import { after } from './tasks/service.js';
 
 export interface MethodSpec {
   /** Which eras serve it: 2026 removed some methods and added others. */
@@ -80,14 +79,10 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
   if (tool.task === 'forbidden') return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
   const ttlMs = taskTtl(core, call, tool.task, name);
   if (ttlMs === undefined) return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
-  const tasks = core.tasks;
-  return after(tasks.store.live(call.principal), (live) => {
-    if (live >= tasks.settings.maxPerPrincipal) {
-      throw new McpError(ErrorCode.InvalidRequest, `Too many live tasks: at most ${tasks.settings.maxPerPrincipal} per client; wait for one to finish`);
-    }
-    call.planTask(ttlMs, call.era === 'legacy');
-    return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
-  });
+  // The per-principal cap is counted by the store as it writes the task (one step, so across
+  // instances too): planning must happen now, before the handler's first await, so no read first.
+  call.planTask(ttlMs, call.era === 'legacy');
+  return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
 }
 
 /**
@@ -144,7 +139,7 @@ function initialize(core: Core<any>, call: MethodCall<any>): JsonObject {
     call.connection.clientCapabilities = (call.params.capabilities ?? {}) as ClientCapabilities;
     call.connection.clientInfo = clientInfoOf(call.params.clientInfo);
   }
-  const result: JsonObject = { protocolVersion, capabilities: core.capabilities('legacy'), serverInfo: core.info };
+  const result: JsonObject = { protocolVersion, capabilities: core.capabilities('legacy', call.ctx), serverInfo: core.info };
   if (core.instructions !== undefined) result.instructions = core.instructions;
   return result;
 }
@@ -161,14 +156,16 @@ function afterSaving(saving: MaybePromise<void>): JsonObject | Promise<JsonObjec
 }
 
 function subscription(add: boolean) {
-  return (_core: Core<any>, call: MethodCall<any>): JsonObject | Promise<JsonObject> => {
+  return (core: Core<any>, call: MethodCall<any>): JsonObject | Promise<JsonObject> => {
     const uri = stringParam(call.params, 'uri');
+    // A URI only hidden resources serve is answered as an unknown one, and never recorded: no updates leak.
+    if (add && core.resources.hiddenFrom(uri, call.ctx)) return {};
     return afterSaving(call.remember(add ? { subscribe: uri } : { unsubscribe: uri }));
   };
 }
 
-function discover(core: Core<any>): JsonObject {
-  const result: JsonObject = { supportedVersions: [...MODERN_VERSIONS], capabilities: core.capabilities('modern') };
+function discover(core: Core<any>, call: MethodCall<any>): JsonObject {
+  const result: JsonObject = { supportedVersions: [...MODERN_VERSIONS], capabilities: core.capabilities('modern', call.ctx) };
   if (core.instructions !== undefined) result.instructions = core.instructions;
   result._meta = { [META.serverInfo]: core.info };
   return result;

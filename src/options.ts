@@ -9,12 +9,12 @@ import { ConcurrencyGate, IdleSweeper } from './request/limits.js';
 import type { CacheSettings, Core, RequestInfo } from './core.js';
 import type { NotificationBus } from './state/bus.js';
 import { resolveState, type SharedState } from './state/index.js';
-import { MemoryTaskStore } from './state/memory-task-store.js';
 import type { TaskStore } from './state/task-store.js';
 import { TaskService, type TaskSettings } from './tasks/service.js';
 import type { VisibilityFilter } from './primitives/visibility.js';
 import type { JsonSchemaConverter } from './schema/standard-schema.js';
 import type { CacheHint, Implementation } from './types.js';
+import type { Telemetry } from './telemetry/types.js';
 
 /** Server facts (`name`, `version`, `title`, `description`, `websiteUrl`, `icons`) plus the settings. */
 export interface MiniMCPOptions<Scope = unknown> extends Implementation {
@@ -68,7 +68,7 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   bus?: NotificationBus;
   /**
    * The state that outlives one request (notification bus, 2025 answers, cancels, sessions, SSE
-   * replay): in memory by default. `redisState()` from minimcp/redis shares it between instances.
+   * replay, tasks): in memory by default. `redisState()` from minimcp/redis shares it between instances.
    */
   state?: Partial<SharedState>;
   /**
@@ -82,6 +82,12 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
    * default; a shared store lets any instance answer for them) and their limits.
    */
   tasks?: { store?: TaskStore } & Partial<TaskSettings>;
+  /**
+   * Traces and metrics: a span per request named by OpenTelemetry's MCP conventions, with its
+   * parent from `_meta.traceparent`, plus the request duration and active requests. `openTelemetry()`
+   * from minimcp/otel implements it; off (and free) when unset. See docs/observability.md.
+   */
+  telemetry?: Telemetry;
   /** Include error messages of unexpected failures in answers. Off by default: they may leak internals. */
   debug?: boolean;
   /**
@@ -136,8 +142,8 @@ function checkCacheHint(name: string, hint: CacheHint): CacheHint {
   return { ttlMs: hint.ttlMs, cacheScope: hint.cacheScope };
 }
 
-function taskService(options: NonNullable<MiniMCPOptions['tasks']>): TaskService {
-  return new TaskService(options.store ?? new MemoryTaskStore(), {
+function taskService(options: NonNullable<MiniMCPOptions['tasks']>, shared: TaskStore): TaskService {
+  return new TaskService(options.store ?? shared, {
     defaultTtlMs: positiveInt(options, 'defaultTtlMs', 3_600_000),
     maxTtlMs: positiveInt(options, 'maxTtlMs', 86_400_000),
     pollIntervalMs: positiveInt(options, 'pollIntervalMs', 1_000),
@@ -156,7 +162,7 @@ function stateOf(options: MiniMCPOptions<never>): SharedState {
 }
 
 /** The parts of the core that come from the options alone: facts, state, limits, codecs, tasks and settings. */
-export type Wired = Pick<Core<never>, 'info' | 'instructions' | 'state' | 'gate' | 'idle' | 'streams' | 'stateCodec' | 'sessions' | 'tasks' | 'settings'>;
+export type Wired = Pick<Core<never>, 'info' | 'instructions' | 'state' | 'gate' | 'idle' | 'streams' | 'stateCodec' | 'sessions' | 'tasks' | 'telemetry' | 'settings'>;
 
 /** Checks the options and builds what they configure; throws a TypeError naming the first bad option. */
 export function wire(options: MiniMCPOptions<never>): Wired {
@@ -169,10 +175,11 @@ export function wire(options: MiniMCPOptions<never>): Wired {
   const cache = { ...DEFAULT_CACHE, ...options.cache };
   for (const key of Object.keys(cache) as (keyof CacheSettings)[]) cache[key] = checkCacheHint(key, cache[key]);
   const signer = new Signer(options.requestState?.secret);
+  const state = stateOf(options);
   return {
     info,
     instructions: options.instructions,
-    state: stateOf(options),
+    state,
     gate: new ConcurrencyGate(
       maxConcurrency,
       positiveInt(options, 'maxQueue', maxConcurrency * 4),
@@ -183,7 +190,8 @@ export function wire(options: MiniMCPOptions<never>): Wired {
     streams: new PrincipalQuota(positiveInt(options, 'maxStreams', 1_000), positiveInt(options, 'maxStreamsPerPrincipal', 10)),
     stateCodec: new RequestStateCodec(signer, positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
     sessions: new SessionCodec(signer),
-    tasks: taskService(options.tasks ?? {}),
+    tasks: taskService(options.tasks ?? {}, state.tasks),
+    telemetry: options.telemetry,
     settings: {
       pageSize: positiveInt(options, 'pageSize', 100, 10_000),
       idleTimeoutMs,

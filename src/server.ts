@@ -51,7 +51,7 @@ export class MiniMCP<Scope = unknown> {
       resources: new ResourceRegistry<Scope>(changed('resources'), visibility),
       hooks: [],
       // Both eras advertise the same set, except tasks: core in 2025, an extension in 2026.
-      capabilities: (era) => (this.#capabilities[era] ??= this.#computeCapabilities(era)),
+      capabilities: (era, caller) => this.#capabilitiesFor(era, caller),
       principalOf: (scope) => principalFrom(scope, options.principal),
       reportError: (error, request) => {
         try {
@@ -278,6 +278,15 @@ export class MiniMCP<Scope = unknown> {
     const error = reply?.error as { code: number; message: string; data?: unknown } | undefined;
     if (error) throw Object.assign(internalError(error.message), { code: error.code, data: error.data });
     return reply?.result as JsonObject;
+  }
+
+  /** Completions only for a caller who may see a completer: the capability must not hint at hidden primitives. */
+  #capabilitiesFor(era: Era, caller: Caller<Scope> | undefined): JsonObject {
+    const caps = (this.#capabilities[era] ??= this.#computeCapabilities(era));
+    const core = this.#core;
+    if (caller === undefined || caps.completions === undefined || core.prompts.hasCompletions(caller) || core.resources.hasCompletions(caller)) return caps;
+    const { completions: _hidden, ...rest } = caps;
+    return rest;
   }
 
   #computeCapabilities(era: Era): JsonObject {

@@ -3,11 +3,12 @@
  * mechanisms: 2025 sends a JSON-RPC request on the response stream and waits for the client's answer
  * (routed back by id); 2026 (MRTR) answers `input_required` and the client retries with the answers.
  */
-import { ErrorCode, ProtocolError, UserError } from '../protocol/errors.js';
+import { ErrorCode, McpError, ProtocolError, UserError } from '../protocol/errors.js';
 import type { CancelSignal } from './cancellation.js';
 import type { AnswerRoute } from '../state/answers.js';
 import { isObject, type JsonObject, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { ClientCapabilities } from '../types.js';
+import type { ClientRequestTracer } from '../telemetry/types.js';
 
 export type ClientMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
 
@@ -44,6 +45,8 @@ export class StreamBroker implements InputBroker {
     private readonly timeoutMs: number,
     /** The request: its lifetime (ends the wait), and the idle clock that stops while the client answers. */
     private readonly execution: { readonly lifetime: CancelSignal; pause(): void; resume(): void },
+    /** The request's trace, when the server has one: a CLIENT span per request, its context in `_meta`. */
+    private readonly tracer?: ClientRequestTracer,
   ) {}
 
   async request(method: ClientMethod, params: JsonObject): Promise<JsonObject> {
@@ -52,12 +55,17 @@ export class StreamBroker implements InputBroker {
       throw new UserError(`The client did not declare the capability ${method} needs (${Object.keys(needed).join(', ')})`);
     }
     if (!this.send) throw new UserError(`Cannot send ${method}: this transport has no stream back to the client`);
+    const traced = this.tracer?.clientRequest(method, params, false);
     this.execution.pause();
     try {
-      const answer = await this.pending.ask(this.owner, this.send, method, params, this.execution.lifetime, this.timeoutMs);
+      const answer = await this.pending.ask(this.owner, this.send, method, traced?.params ?? params, this.execution.lifetime, this.timeoutMs);
       if (!wellFormed(method, answer)) throw new UserError(`The client answered ${method} with a malformed result`);
       return answer;
+    } catch (error) {
+      traced?.span.setError(error instanceof McpError ? String(error.code) : 'client_request_failed', (error as Error)?.message);
+      throw error;
     } finally {
+      traced?.span.end();
       this.execution.resume();
     }
   }
@@ -96,6 +104,8 @@ export class MrtrBroker implements InputBroker {
     private readonly capabilities: ClientCapabilities,
     /** Called once a missing answer was recorded and sibling requests had a turn to record theirs. */
     private readonly onInputNeeded: () => void,
+    /** The round's trace, when the server has one: a CLIENT span per input request, closed with the round. */
+    private readonly tracer?: ClientRequestTracer,
   ) {}
 
   request(method: ClientMethod, params: JsonObject, key: string | undefined): Promise<JsonObject> {
@@ -115,7 +125,7 @@ export class MrtrBroker implements InputBroker {
       this.used[k] = answer;
       return Promise.resolve(answer);
     }
-    this.inputRequests[k] = { method, params };
+    this.inputRequests[k] = { method, params: this.tracer?.clientRequest(method, params, true).params ?? params };
     if (!this.#missing) {
       this.#missing = true;
       setTimeout(this.onInputNeeded, 0); // let Promise.all siblings record their requests too

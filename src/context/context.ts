@@ -12,6 +12,7 @@ import {
 import type { InputBroker } from './client-requests.js';
 import { checkedAnswer } from './elicit-answer.js';
 import { createAsyncStorage, hasAsyncContext } from '../platform/async-context.js';
+import type { TelemetrySpan } from '../telemetry/types.js';
 
 export interface ClientFacts {
   capabilities: ClientCapabilities;
@@ -41,6 +42,8 @@ export interface ContextHost<Scope> {
   endStream(): void;
   /** Turns a task tool's call into a task now (see Context.task). */
   toTask(): void;
+  /** The handler's span when the server traces requests (the `telemetry` option). */
+  readonly span?: TelemetrySpan | undefined;
   /** The platform's way to keep work alive after the response (Workers); undefined elsewhere. */
   readonly waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
 }
@@ -92,6 +95,16 @@ export class Context<Scope = unknown> {
   /** What the client declared about itself (2025: in `initialize`; 2026: in each request's `_meta`). */
   get client(): ClientFacts {
     return this.#host.client;
+  }
+
+  /**
+   * The handler's span when the server traces requests (the `telemetry` option), else undefined.
+   * Spans user code starts inside the handler are its children already where the backend tracks the
+   * current context (OpenTelemetry with a context manager); `traceContext(ctx)` from minimcp/otel
+   * gives the OpenTelemetry context explicitly.
+   */
+  get span(): TelemetrySpan | undefined {
+    return this.#host.span;
   }
 
   /** Aborted on cancellation, disconnect, idle timeout or shutdown; a request that finished normally leaves it alone. */

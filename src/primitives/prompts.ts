@@ -11,7 +11,7 @@ import type { Completer } from './completions.js';
 import { toPromptResult } from './content.js';
 import type { MaybePromise } from './tools.js';
 import { Registry } from './registry.js';
-import type { Visibility, VisibleRule } from './visibility.js';
+import type { Caller, Visibility, VisibleRule } from './visibility.js';
 
 export interface PromptArgument {
   name: string;
@@ -110,8 +110,9 @@ export class PromptRegistry<Scope> extends Registry<PromptEntry<Scope>, Scope> {
     return this.add(entry.name, entry);
   }
 
-  hasCompletions(): boolean {
-    return this.values().some((e) => e.complete !== undefined);
+  /** Whether some prompt has a completer (that this caller may see, when one is given). */
+  hasCompletions(caller?: Caller<Scope>): boolean {
+    return this.values().some((e) => e.complete !== undefined && (caller === undefined || this.allows(e, caller)));
   }
 }
 

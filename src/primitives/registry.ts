@@ -37,6 +37,11 @@ export class Registry<E extends Filterable<Scope>, Scope = unknown> {
     return entry === undefined || !this.personal || this.visibility.allows(entry, caller) ? entry : undefined;
   }
 
+  /** Whether an entry is registered under `key`, whoever may see it. */
+  has(key: string): boolean {
+    return this.#items.has(key);
+  }
+
   /** Whether this caller may see the entry. */
   allows(entry: E, caller: Caller<Scope>): boolean {
     return !this.personal || this.visibility.allows(entry, caller);

@@ -175,8 +175,26 @@ export class ResourceRegistry<Scope> {
     return this.#templates.find(uriTemplate, caller);
   }
 
-  hasCompletions(): boolean {
-    return this.#templates.values().some((e) => e.complete !== undefined);
+  /** Whether some template has a completer (that this caller may see, when one is given). */
+  hasCompletions(caller?: Caller<Scope>): boolean {
+    return this.#templates.values().some((e) => e.complete !== undefined && (caller === undefined || this.#templates.allows(e, caller)));
+  }
+
+  /**
+   * True when `uri` is served by a resource or template that exists but that this caller may not see
+   * (and by nothing it may see): a 2025 subscription to it must be answered as for an unknown URI.
+   */
+  hiddenFrom(uri: string, caller: Caller<Scope>): boolean {
+    if (!this.personal) return false;
+    const key = canonicalUri(uri);
+    if (this.#static.find(key, caller) !== undefined) return false;
+    let exists = this.#static.has(key);
+    for (const entry of this.#templates.values()) {
+      if (!entry.template.matchCanonical(key)) continue;
+      if (this.#templates.allows(entry, caller)) return false;
+      exists = true;
+    }
+    return exists;
   }
 
   /**

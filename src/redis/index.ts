@@ -6,7 +6,8 @@
  *   const mcp = new MiniMCP({ name, version, state, requestState: { secret: process.env.MINIMCP_SECRET } });
  *
  * Pub/sub carries fan-out (list_changed, resources/updated), 2025 answers to the waiting instance, and
- * cancels; lists carry SSE replay; hashes and sets carry 2025 session state. Every key has the prefix
+ * cancels; lists carry SSE replay; hashes and sets carry 2025 session state; Lua scripts keep tasks
+ * (task-store.ts), whose writes are published to every instance. Every key has the prefix
  * and a TTL. The node-redis client (`redis`) is an optional peer dependency: only this subpath needs it.
  */
 import type { SharedState } from '../state/index.js';
@@ -16,6 +17,7 @@ import { RedisCancels } from './cancels.js';
 import { connect, type RedisClient, type RedisStateOptions } from './connection.js';
 import { RedisReplay } from './replay.js';
 import { RedisSessions } from './sessions.js';
+import { RedisTaskStore } from './task-store.js';
 
 export type { RedisClient, RedisStateOptions };
 
@@ -36,7 +38,8 @@ export async function redisState(options: RedisStateOptions = {}): Promise<Redis
     const bus = new RedisBus(link);
     const answers = new RedisAnswers(link);
     const cancels = new RedisCancels(link);
-    await Promise.all([bus.start(), answers.start(), cancels.start()]);
+    const tasks = new RedisTaskStore(link);
+    await Promise.all([bus.start(), answers.start(), cancels.start(), tasks.start()]);
     return {
       shared: true,
       instanceId: link.instanceId,
@@ -50,6 +53,7 @@ export async function redisState(options: RedisStateOptions = {}): Promise<Redis
         maxIdleMs: options.streamMaxIdleMs ?? 3_600_000,
         maxEvents: options.maxEventsPerStream ?? 1_000,
       }),
+      tasks,
       close,
     };
   } catch (error) {

@@ -25,11 +25,14 @@ import { TaskHandOff } from '../tasks/hand-off.js';
 import { TaskRun } from '../tasks/task-run.js';
 import { ownerKey, type MaybePromise } from '../state/answers.js';
 import { applySession, type SessionPatch } from '../state/sessions.js';
+import { RequestTrace } from '../telemetry/request-trace.js';
+import type { TelemetrySpan } from '../telemetry/types.js';
 
 export { ownerKey } from '../state/answers.js';
 
 /** The handler, with the hooks around it when there are any. Static, so AsyncLocalStorage.run needs no closure. */
 const invoke = <Scope>(call: Call<Scope>): JsonObject | Promise<JsonObject> => call.invoke();
+const invokeInContext = <Scope>(call: Call<Scope>): JsonObject | Promise<JsonObject> => runWithContext(call.ctx as Context<unknown>, invoke, call);
 
 export class Call<Scope> extends Execution implements MethodCall<Scope>, ContextHost<Scope>, Waiter, EventListenerObject {
   era: Era = 'legacy';
@@ -60,6 +63,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   #minting = false;
   /** tools/call of a task tool: the task it becomes (2025: before the handler runs; 2026: when it waits). */
   #task: TaskHandOff | undefined;
+  /** Spans and metrics, only when the server has the `telemetry` option. */
+  #trace: RequestTrace | undefined;
 
   constructor(
     core: Core<Scope>,
@@ -98,6 +103,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   /** Runs the request: the Outcome when it is ready at once, otherwise undefined and the sink gets it later. */
   run(): Outcome | undefined {
     const facts = this.#facts;
+    const telemetry = this.#core.telemetry;
+    if (telemetry !== undefined) this.#trace = RequestTrace.start(telemetry, this, facts.headers);
     // Sessions are signed: the first one this process sees loads the hashing, then the request goes on.
     const loading = facts.connection === undefined && (facts.session !== undefined || (facts.sessions === true && this.method === 'initialize'))
       ? loadCrypto()
@@ -243,8 +250,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     }
     try {
       if (this.modern) this.#answers = mrtrAnswers(this.#core.stateCodec, this.method, this.params, this.#principal, retry);
-      const ctx = (this.ctx = new Context<Scope>(this));
-      const work = this.#core.settings.asyncContext ? runWithContext(ctx as Context<unknown>, invoke, this) : invoke(this);
+      this.ctx = new Context<Scope>(this);
+      const run = this.#core.settings.asyncContext ? invokeInContext : invoke;
+      const work = this.#trace === undefined ? run(this) : this.#trace.runHandler(run, this);
       if (this.#task?.takes(work, this.#broker)) {
         this.#broker = this.#task.run; // input asked from now on waits in the task
         return this.#task.handOff(work);
@@ -395,8 +403,14 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     }
     if (this.#cancelKey !== undefined) core.state.cancels.delete(this.#cancelKey, this);
     if (this.#listening) this.#facts.signal!.removeEventListener('abort', this);
+    this.#trace?.end(outcome, this.protocolVersion, this.#facts);
     this.end();
     return outcome;
+  }
+
+  /** The handler's span when the server traces requests (`ctx.span`). */
+  get span(): TelemetrySpan | undefined {
+    return this.#trace?.handler;
   }
 
   reportError(error: unknown): void {
@@ -436,9 +450,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     const core = this.#core;
     const facts = this.#facts;
     return (this.#broker = this.modern
-      ? new MrtrBroker(this.#answers ?? {}, this.modern.clientCapabilities as ClientCapabilities, () => this.needsInput())
+      ? new MrtrBroker(this.#answers ?? {}, this.modern.clientCapabilities as ClientCapabilities, () => this.needsInput(), this.#trace)
       : new StreamBroker(core.state.answers, ownerKey(this.#principal, this.#connection?.id), facts.send,
-        this.#connection?.clientCapabilities ?? {}, core.settings.clientRequestTimeoutMs, this));
+        this.#connection?.clientCapabilities ?? {}, core.settings.clientRequestTimeoutMs, this, this.#trace));
   }
 
   endStream(): void {

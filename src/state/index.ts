@@ -8,6 +8,8 @@ import { MemoryBus, type NotificationBus } from './bus.js';
 import { RequestRegistry, type CancelRoute } from './cancels.js';
 import { EventStore, type ReplayStore } from './replay.js';
 import { MemorySessionStore, type SessionStore } from './sessions.js';
+import { MemoryTaskStore } from './memory-task-store.js';
+import type { TaskStore } from './task-store.js';
 
 export interface SharedState {
   /** list_changed and resources/updated, to every listening stream. */
@@ -20,6 +22,8 @@ export interface SharedState {
   sessions: SessionStore;
   /** 2025 SSE events of streams whose response ended, for a resuming GET. */
   replay: ReplayStore;
+  /** Tasks: their records, owner heartbeats and changes (the `tasks.store` option, when given, wins). */
+  tasks: TaskStore;
   /**
    * True when other instances share this state: the server then refuses to start without a shared
    * `requestState.secret` (sessions and MRTR state signed on one instance must open on another).
@@ -35,6 +39,7 @@ export function resolveState(parts: Partial<SharedState> = {}): SharedState {
     cancels: parts.cancels ?? new RequestRegistry(),
     sessions: parts.sessions ?? new MemorySessionStore(),
     replay: parts.replay ?? new EventStore(),
+    tasks: parts.tasks ?? new MemoryTaskStore(),
     shared: parts.shared === true,
   };
 }

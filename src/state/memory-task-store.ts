@@ -22,9 +22,11 @@ export class MemoryTaskStore implements TaskStore {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  create(task: TaskRecord): void {
+  create(task: TaskRecord, maxLive?: number): boolean {
     this.#sweep();
+    if (maxLive !== undefined && this.live(task.principal) >= maxLive) return false;
     this.#tasks.set(task.taskId, structuredClone(task));
+    return true;
   }
 
   get(taskId: string, principal: string): TaskRecord | undefined {
@@ -48,7 +50,7 @@ export class MemoryTaskStore implements TaskStore {
   live(principal: string): number {
     this.#sweep();
     let count = 0;
-    for (const task of this.#tasks.values()) if (task.principal === principal && !isTerminal(task.status)) count++;
+    for (const task of this.#tasks.values()) if (task.principal === principal && !isTerminal(this.#checkOwner(task).status)) count++;
     return count;
   }
 

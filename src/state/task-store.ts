@@ -79,8 +79,12 @@ export interface TaskPage {
  * a terminal task never changes again.
  */
 export interface TaskStore {
-  /** Stores a new task; durable before the creation result is sent. */
-  create(task: TaskRecord): MaybePromise<void>;
+  /**
+   * Stores a new task; durable before the creation result is sent. With `maxLive`, false (and nothing
+   * stored) when the principal already has that many live tasks: the count and the write are one step,
+   * so the cap holds across instances.
+   */
+  create(task: TaskRecord, maxLive?: number): MaybePromise<boolean>;
   /** The task, or undefined when unknown, expired or another principal's. A task whose owner went silent reads as failed. */
   get(taskId: string, principal: string): MaybePromise<TaskRecord | undefined>;
   /** The principal's tasks in creation order; `cursor` is opaque (from a previous page); undefined for a bad cursor. */

@@ -3,6 +3,7 @@
  * handlers run here. One shared interval (only while tasks run here) renews this instance's
  * heartbeat in the store and aborts handlers whose task outlived its TTL: no timer per task.
  */
+import { ErrorCode, McpError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { MaybePromise, TaskStore } from '../state/task-store.js';
 
@@ -28,6 +29,10 @@ export interface LocalTask {
   /** The TTL passed: stop the handler. */
   expire(): void;
 }
+
+/** Past the per-principal cap on live tasks. */
+export const tooManyTasks = (max: number): McpError =>
+  new McpError(ErrorCode.InvalidRequest, `Too many live tasks: at most ${max} per client; wait for one to finish`);
 
 /** Applies `next` now when `value` is plain, after it when it is a promise: one process pays no promise. */
 export function after<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePromise<R>): MaybePromise<R> {

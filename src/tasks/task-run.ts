@@ -9,7 +9,7 @@ import { isObject, type JsonObject, type JsonRpcMessage } from '../protocol/json
 import { CancelledError } from '../state/cancels.js';
 import type { TaskEnd, TaskError, TaskRecord } from '../state/task-store.js';
 import type { ClientCapabilities } from '../types.js';
-import { after, type LocalTask, type TaskService } from './service.js';
+import { after, tooManyTasks, type LocalTask, type TaskService } from './service.js';
 import type { MaybePromise } from '../state/task-store.js';
 import { RELATED_TASK } from './wire.js';
 
@@ -84,12 +84,31 @@ export class TaskRun implements LocalTask, InputBroker {
     this.#service.relay(this.taskId, { ...message, params: withRelatedTask(notification.params, this.taskId) } as JsonRpcMessage);
   }
 
-  /** Stores the task (durable before the creation result goes out) and starts watching it. */
+  /**
+   * Stores the task (durable before the creation result goes out) and starts watching it. The owner's
+   * heartbeat is written first (one connection keeps the order), so no reader takes it for lost. Past
+   * the per-principal cap (counted with the write, so across instances too) the handler is stopped.
+   */
   create(): MaybePromise<void> {
-    return after(this.#service.store.create(this.record), () => {
-      this.#service.add(this);
-      this.#unwatch = this.#service.store.watch(this.taskId, (task) => this.#changed(task));
-    });
+    const service = this.#service;
+    service.add(this);
+    const refused = (error: unknown): never => {
+      service.delete(this);
+      this.#done = true;
+      this.#host.abort(error);
+      throw error;
+    };
+    let stored: MaybePromise<boolean>;
+    try {
+      stored = service.store.create(this.record, service.settings.maxPerPrincipal);
+    } catch (error) {
+      return refused(error);
+    }
+    const created = (ok: boolean): void => {
+      if (ok === false) refused(tooManyTasks(service.settings.maxPerPrincipal));
+      this.#unwatch = service.store.watch(this.taskId, (task) => this.#changed(task));
+    };
+    return stored instanceof Promise ? stored.then(created, refused) : created(stored);
   }
 
   /** The handler ended: its result or protocol error becomes the terminal status (unless cancelled first). */

@@ -126,6 +126,8 @@ describe('the packed tarball', () => {
       execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
       // The package's one dependency, where npm would put it (the test stays off the network).
       symlinkSync(join(root, 'node_modules', '@cfworker'), join(app, 'node_modules', '@cfworker'), 'dir');
+      // The optional peer minimcp/otel imports, as a user of that subpath installs it.
+      symlinkSync(join(root, 'node_modules', '@opentelemetry'), join(app, 'node_modules', '@opentelemetry'), 'dir');
       writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'cjs-app', version: '1.0.0', type: 'commonjs' }));
     });
 

@@ -1,6 +1,6 @@
 /** The in-memory state defaults and the one option that wires them (no Redis needed). */
 import { describe, expect, it } from 'vitest';
-import { MemorySessionStore, MiniMCP, resolveState } from '../../src/index.js';
+import { MemorySessionStore, MemoryTaskStore, MiniMCP, resolveState } from '../../src/index.js';
 
 describe('the state option', () => {
   it('defaults every piece to memory, and a piece passed in replaces only that piece', () => {
@@ -8,7 +8,26 @@ describe('the state option', () => {
     const mcp = new MiniMCP({ name: 's', version: '1', state: { sessions } });
     expect(mcp.state.sessions).toBe(sessions);
     expect(mcp.state.shared).toBe(false);
-    expect(Object.keys(resolveState()).sort()).toEqual(['answers', 'bus', 'cancels', 'replay', 'sessions', 'shared']);
+    expect(Object.keys(resolveState()).sort()).toEqual(['answers', 'bus', 'cancels', 'replay', 'sessions', 'shared', 'tasks']);
+    expect(resolveState().tasks).toBeInstanceOf(MemoryTaskStore);
+  });
+
+  it('tasks live in state.tasks unless tasks.store is given', async () => {
+    const shared = new MemoryTaskStore();
+    const own = new MemoryTaskStore();
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+    const created = async (mcp: MiniMCP) => {
+      mcp.tool('later', { task: 'optional' }, async () => {
+        await new Promise((r) => setTimeout(r, 10));
+        return 'done';
+      });
+      return ((await mcp.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'later', _meta: meta } })).reply as any).result.taskId as string;
+    };
+    const viaState = await created(new MiniMCP({ name: 's', version: '1', state: { tasks: shared } }));
+    expect(shared.get(viaState, '')?.taskId).toBe(viaState);
+    const viaOption = await created(new MiniMCP({ name: 's', version: '1', state: { tasks: shared }, tasks: { store: own } }));
+    expect(own.get(viaOption, '')?.taskId).toBe(viaOption);
+    expect(shared.get(viaOption, '')).toBeUndefined();
   });
 
   it('shared state without requestState.secret is refused at construction, with a reason', () => {

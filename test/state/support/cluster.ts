@@ -26,8 +26,9 @@ export interface Member { url: string; pid: number; child: ChildProcess; stop():
 const MEMBER = fileURLToPath(new URL('./member.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../../../node_modules/tsx/dist/loader.mjs', import.meta.url));
 
-export async function startMember(env: Record<string, string>): Promise<Member> {
-  const child = spawn(process.execPath, ['--import', TSX, MEMBER], { env: { ...process.env, PORT: '0', ...env }, stdio: 'pipe' });
+/** A member process: `entry` (default member.ts) must print `READY <url>`. */
+export async function startMember(env: Record<string, string>, entry = MEMBER): Promise<Member> {
+  const child = spawn(process.execPath, ['--import', TSX, entry], { env: { ...process.env, PORT: '0', ...env }, stdio: 'pipe' });
   const [, url] = await waitFor(child, /READY (\S+)/, 'cluster member');
   return {
     url: url!,
