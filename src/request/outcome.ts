@@ -3,7 +3,7 @@
  * thrown turns into a protocol error, and where 2026 results get their `resultType`.
  */
 import type { CacheSettings, Core, Outcome, RequestInfo } from '../core.js';
-import { ErrorCode, McpError, internalError } from '../protocol/errors.js';
+import { ErrorCode, McpError, UserError, clientErrorText, internalError } from '../protocol/errors.js';
 import { errorResponse, resultResponse, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
 
 /** A notification, a client response, or a request the client cancelled: nothing to send. */
@@ -20,8 +20,9 @@ export const resultOutcome = (id: RequestId, result: JsonObject): Outcome =>
 export function toMcpError<Scope>(core: Core<Scope>, error: unknown, request: RequestInfo, modern: boolean): McpError {
   try {
     if (error instanceof McpError) return modern ? modernize(error) : error;
+    if (error instanceof UserError) return internalError(String(error.message)); // meant for the client: not a fault to log
     core.reportError(error, request);
-    return core.settings.debug && error instanceof Error ? internalError(`Internal error: ${error.message}`) : internalError('Internal error');
+    return core.settings.debug && error instanceof Error ? internalError(`Internal error: ${error.message}`) : internalError(clientErrorText(error, core.settings, 'Internal error'));
   } catch {
     return internalError('Internal error'); // a hostile thrown value (a Proxy, a throwing getter)
   }

@@ -16,6 +16,7 @@ function server(idleTimeoutMs = 30_000) {
   const counter = new SharedArrayBuffer(4);
   mcp.tool('spin', {}, (_args, ctx) => runInWorker(MODULE, { counter }, ctx, { exportName: 'spin' }));
   mcp.tool('fail', {}, (_args, ctx) => runInWorker(MODULE, {}, ctx, { exportName: 'fail' }));
+  mcp.tool('refuse', {}, (_args, ctx) => runInWorker(MODULE, {}, ctx, { exportName: 'refuse' }));
   /** Whether the spinning thread still runs: its counter still moves. */
   const spinning = async () => {
     const cells = new Int32Array(counter);
@@ -57,10 +58,11 @@ describe('runInWorker', () => {
     expect(await spinning()).toBe(false);
   });
 
-  it('a throwing worker function is a tool error', async () => {
+  it('a throwing worker function is a tool error: the generic text, unless it threw a UserError', async () => {
     const { mcp } = server();
     const reply: any = await mcp.handle(call(1, 'fail'));
-    expect(reply.result.isError).toBe(true);
-    expect(reply.result.content[0].text).toMatch(/The worker failed: no good/);
+    expect(reply.result).toEqual({ content: [{ type: 'text', text: 'The tool failed' }], isError: true });
+    const refused: any = await mcp.handle(call(2, 'refuse'));
+    expect(refused.result).toEqual({ content: [{ type: 'text', text: 'That file is too large to analyze; pick one under 1 MB' }], isError: true });
   });
 });
