@@ -268,7 +268,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
    */
   planTask(ttlMs: number, immediate: boolean): void {
     const run = new TaskRun(this.#core.tasks, this, this.#principal, this.protocolVersion || 'unknown', ttlMs, this.client.capabilities);
-    const host = { id: this.id, legacy: this.modern === undefined, conclude: () => this.#conclude(), reply: (outcome: Outcome) => this.#reply(outcome) };
+    const host = { id: this.id, legacy: this.modern === undefined, conclude: () => this.#conclude(), reply: (outcome: Outcome) => this.#reply(outcome), waitUntil: this.waitUntil };
     this.#task = new TaskHandOff(run, { ...host, result: (result) => this.#result(result), failure: (error) => this.#failure(error) });
     if (immediate) this.toTask();
   }

@@ -21,6 +21,8 @@ export interface HandOffHost {
   result(result: JsonObject): Outcome;
   failure(error: unknown): Outcome;
   reply(outcome: Outcome): void;
+  /** The platform's waitUntil (Workers): the handler outlives the response that carried the creation result. */
+  readonly waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
 }
 
 export class TaskHandOff {
@@ -69,10 +71,11 @@ export class TaskHandOff {
   handOff(work: JsonObject | Promise<JsonObject>): Outcome | undefined {
     const { run, host } = this;
     host.conclude();
-    Promise.resolve(work).then(
+    const settled = Promise.resolve(work).then(
       (result) => run.finish(host.result(result).reply, host.legacy),
       (error: unknown) => run.finish(host.failure(error).reply, host.legacy),
     );
+    host.waitUntil?.(settled);
     const created = () => resultOutcome(host.id, host.legacy ? { task: legacyTask(run.record) } : createTaskResult(run.record));
     if (!this.#storing) this.store();
     const stored = this.#stored;
