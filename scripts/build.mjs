@@ -5,7 +5,8 @@
  * the ~50 small modules tsc would emit: that is most of a server's cold start. tsc emits the .d.ts
  * files next to them. Dependencies and node: builtins stay imports.
  *
- *   node scripts/build.mjs [outDir]   (default dist/; the package test builds into a temporary copy)
+ *   node scripts/build.mjs [outDir] [--no-types]   (default dist/; the package test builds into a temporary copy;
+ *   --no-types skips the .d.ts files, for tests that only run the JS)
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
@@ -15,7 +16,8 @@ import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
-const outDir = resolve(process.argv[2] ?? `${root}dist`);
+const args = process.argv.slice(2);
+const outDir = resolve(args.find((arg) => !arg.startsWith('--')) ?? `${root}dist`);
 
 // Each export's JS file (dist/x/y.js) comes from src/x/y.ts.
 const entryPoints = Object.values(pkg.exports).map((target) => `${root}${target.default.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')}`);
@@ -43,4 +45,4 @@ await build({
 // The playground page is served as is by `minimcp dev`, next to dist/dev/cli.js.
 copyFileSync(`${root}src/dev/playground.html`, `${outDir}/dev/playground.html`);
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
-execFileSync(process.execPath, [tsc, '-p', `${root}tsconfig.build.json`, '--outDir', outDir], { stdio: 'inherit' });
+if (!args.includes('--no-types')) execFileSync(process.execPath, [tsc, '-p', `${root}tsconfig.build.json`, '--outDir', outDir], { stdio: 'inherit' });

@@ -96,8 +96,10 @@ function baseline() {
   return new Set([...body.matchAll(/^[ \t]+- ['"]?([^'"#\s]+)/gm)].map((m) => m[1]));
 }
 
+const suiteRun = (suite) => ({ label: `suite ${suite}`, args: ['--suite', suite], scored: null, notScored: new Map(), baseline: baseline() });
+
 function plan() {
-  if (opt.suite) return [{ label: `suite ${opt.suite}`, args: ['--suite', opt.suite], scored: null, notScored: new Map(), baseline: baseline() }];
+  if (opt.suite) return [suiteRun(opt.suite)];
   if (opt.scenario) {
     // Run the scenario at the wire of every requirement set that lists it (--spec-version picks the wire).
     const runs = SETS.filter((s) => { const r = requirements(s); return r.scored.includes(opt.scenario) || r.notScored.has(opt.scenario); })
@@ -105,7 +107,8 @@ function plan() {
     if (!runs.length) runs.push({ label: opt.scenario, args: ['--scenario', opt.scenario] });
     return runs.map((r) => ({ ...r, scored: [opt.scenario], notScored: new Map() }));
   }
-  return SETS.map((s) => ({ label: s, args: ['--requirements', s], ...requirements(s) }));
+  // The two scored sets, then every scenario the suite has (tasks among them), against the baseline.
+  return [...SETS.map((s) => ({ label: s, args: ['--requirements', s], ...requirements(s) })), suiteRun('all')];
 }
 
 

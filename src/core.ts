@@ -133,6 +133,8 @@ export interface Core<Scope> {
     clientRequestTimeoutMs: number;
     cache: CacheSettings;
     debug: boolean;
+    /** The generic text a client reads for an unexpected failure (the `errorMessage` option). */
+    errorMessage: string | undefined;
     asyncContext: boolean;
   };
   /** The server's capabilities; given a caller, without `completions` when it may see nothing to complete. */

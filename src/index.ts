@@ -6,7 +6,7 @@ export type {
 export { decideEra } from './protocol/era.js';
 export { Context, getContext, type AskOptions, type ClientFacts } from './context/context.js';
 export { Cancellation, type CancelSignal } from './context/cancellation.js';
-export { ErrorCode, McpError, ProtocolError, ResourceNotFoundError, isResourceNotFound } from './protocol/errors.js';
+export { ErrorCode, McpError, ProtocolError, ResourceNotFoundError, UserError, isResourceNotFound } from './protocol/errors.js';
 export type {
   JsonObject, JsonRpcMessage, JsonRpcRequest, JsonRpcNotification, JsonRpcResponse, RequestId,
 } from './protocol/jsonrpc.js';

@@ -76,13 +76,13 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
       400,
     );
   }
-  if (tool.task === 'forbidden') return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
+  if (tool.task === 'forbidden') return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
   const ttlMs = taskTtl(core, call, tool.task, name);
-  if (ttlMs === undefined) return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
+  if (ttlMs === undefined) return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
   // The per-principal cap is counted by the store as it writes the task (one step, so across
   // instances too): planning must happen now, before the handler's first await, so no read first.
   call.planTask(ttlMs, call.era === 'legacy');
-  return runTool(tool, args as JsonObject, call.ctx, call) as unknown as JsonObject | Promise<JsonObject>;
+  return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
 }
 
 /**

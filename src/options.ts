@@ -90,6 +90,12 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   telemetry?: Telemetry;
   /** Include error messages of unexpected failures in answers. Off by default: they may leak internals. */
   debug?: boolean;
+  /**
+   * What a client reads when a handler fails unexpectedly (throws anything but a `UserError` or an
+   * `McpError`): the text of a tool's `isError` result and the message of a -32603. Default: 'The tool
+   * failed' for a tool, 'Internal error' otherwise. The error itself goes to `onError`.
+   */
+  errorMessage?: string;
   /** The server log for unexpected errors. Default: stderr. */
   onError?: (error: unknown, request: RequestInfo | undefined) => void;
 }
@@ -120,6 +126,12 @@ function positiveInt(options: object, name: string, fallback: number, max = 2_14
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
     throw new TypeError(`MiniMCP option ${name} must be an integer from 1 to ${max}, got ${String(value)}`);
   }
+  return value;
+}
+
+function errorMessageOption(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') throw new TypeError(`MiniMCP option errorMessage must be a non-empty string, got ${String(value)}`);
   return value;
 }
 
@@ -186,6 +198,7 @@ export function wire(options: MiniMCPOptions<never>): Wired {
       clientRequestTimeoutMs: positiveInt(options, 'clientRequestTimeoutMs', 300_000),
       cache,
       debug: options.debug === true,
+      errorMessage: errorMessageOption(options.errorMessage),
       asyncContext: options.asyncContext !== false,
     },
   };

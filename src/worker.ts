@@ -18,6 +18,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { Context } from './context/context.js';
+import { UserError } from './protocol/errors.js';
 
 /** What the worker module's function receives besides its input. */
 export interface WorkerTools {
@@ -33,7 +34,7 @@ export interface RunInWorkerOptions {
   exportName?: string;
 }
 
-type Message = { progress: [number, number | undefined, string | undefined] } | { result: unknown } | { error: string };
+type Message = { progress: [number, number | undefined, string | undefined] } | { result: unknown } | { error: string; user: boolean };
 
 // Runs inside the thread (an eval'd CommonJS script): imports the module, calls the export, posts back.
 const BOOTSTRAP = `
@@ -45,7 +46,7 @@ import(workerData.module)
     if (typeof fn !== 'function') throw new Error('the worker module has no function export "' + workerData.exportName + '"');
     parentPort.postMessage({ result: await fn(workerData.input, { progress }) });
   })
-  .catch((e) => parentPort.postMessage({ error: String((e && e.message) || e) }));
+  .catch((e) => parentPort.postMessage({ error: String((e && e.message) || e), user: Boolean(e && e.name === 'UserError') }));
 `;
 
 /**
@@ -78,7 +79,8 @@ export async function runInWorker<Output = unknown>(
     worker.on('message', (message: Message) => {
       if ('progress' in message) return ctx.progress(...message.progress);
       if ('result' in message) return settle(() => resolve(message.result as Output));
-      settle(() => reject(new Error(`The worker failed: ${message.error}`)));
+      // A UserError thrown in the thread stays one: its message is meant for the client.
+      settle(() => reject(message.user ? new UserError(message.error) : new Error(`The worker failed: ${message.error}`)));
     });
     worker.on('error', (error) => settle(() => reject(new Error(`The worker failed: ${error.message}`))));
     worker.on('exit', (code) => settle(() => reject(new Error(`The worker exited (code ${code}) without a result`))));

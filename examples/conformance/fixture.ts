@@ -14,7 +14,7 @@
  * Names, texts and schemas are fixed by the suite (see its `everything-server.ts` and scenario sources).
  */
 import {
-  ErrorCode, McpError, MiniMCP, content,
+  ErrorCode, McpError, MiniMCP, UserError, content,
   type Context, type CreateMessageResult, type ElicitResult, type JsonObject,
   type MiniMCPOptions,
 } from '../../src/index.js';
@@ -189,7 +189,7 @@ export function createConformanceFixture(options: ConformanceFixtureOptions = {}
 
   // A throw becomes a tool result with isError (SEP-1303), not a JSON-RPC error.
   mcp.tool('test_error_handling', { description: 'Tests error response handling' }, () => {
-    throw new Error('This tool intentionally returns an error for testing');
+    throw new UserError('This tool intentionally returns an error for testing');
   });
 
   // == Tools, both eras: schemas and transport =================================================

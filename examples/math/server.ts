@@ -1,6 +1,6 @@
 /** The math example: four tools, a prompt, a static resource and a template. Served by http.ts and stdio.ts. */
 import * as z from 'zod';
-import { MiniMCP, type MiniMCPOptions } from '../../src/index.js';
+import { MiniMCP, UserError, type MiniMCPOptions } from '../../src/index.js';
 
 const operands = z.object({
   a: z.number().describe('The first number'),
@@ -23,7 +23,7 @@ export function createMathServer(options: Partial<MiniMCPOptions> = {}): MiniMCP
   mcp.tool('subtract', { description: 'Subtract b from a', input: operands, output: result, annotations }, ({ a, b }) => ({ result: a - b }));
   mcp.tool('multiply', { description: 'Multiply two numbers', input: operands, output: result, annotations }, ({ a, b }) => ({ result: a * b }));
   mcp.tool('divide', { description: 'Divide a by b', input: operands, output: result, annotations }, ({ a, b }) => {
-    if (b === 0) throw new Error('Cannot divide by zero');
+    if (b === 0) throw new UserError('Cannot divide by zero'); // meant for the model: shown as the isError text
     return { result: a / b };
   });
 

@@ -3,7 +3,7 @@
  * mechanisms: 2025 sends a JSON-RPC request on the response stream and waits for the client's answer
  * (routed back by id); 2026 (MRTR) answers `input_required` and the client retries with the answers.
  */
-import { ErrorCode, McpError, ProtocolError } from '../protocol/errors.js';
+import { ErrorCode, McpError, ProtocolError, UserError } from '../protocol/errors.js';
 import type { CancelSignal } from './cancellation.js';
 import type { AnswerRoute } from '../state/answers.js';
 import { isObject, type JsonObject, type JsonRpcMessage } from '../protocol/jsonrpc.js';
@@ -52,14 +52,14 @@ export class StreamBroker implements InputBroker {
   async request(method: ClientMethod, params: JsonObject): Promise<JsonObject> {
     const needed = requiredCapability(method, params);
     if (!hasCapability(this.capabilities, needed)) {
-      throw new Error(`The client did not declare the capability ${method} needs (${Object.keys(needed).join(', ')})`);
+      throw new UserError(`The client did not declare the capability ${method} needs (${Object.keys(needed).join(', ')})`);
     }
-    if (!this.send) throw new Error(`Cannot send ${method}: this transport has no stream back to the client`);
+    if (!this.send) throw new UserError(`Cannot send ${method}: this transport has no stream back to the client`);
     const traced = this.tracer?.clientRequest(method, params, false);
     this.execution.pause();
     try {
       const answer = await this.pending.ask(this.owner, this.send, method, traced?.params ?? params, this.execution.lifetime, this.timeoutMs);
-      if (!wellFormed(method, answer)) throw new Error(`The client answered ${method} with a malformed result`);
+      if (!wellFormed(method, answer)) throw new UserError(`The client answered ${method} with a malformed result`);
       return answer;
     } catch (error) {
       traced?.span.setError(error instanceof McpError ? String(error.code) : 'client_request_failed', (error as Error)?.message);

@@ -11,8 +11,13 @@ import { createNodeHandler, type RunningServer, type ServeOptions } from '../tra
 import { describeLoadError, type LoadError } from './code-frame.js';
 import { DEV_HOOK, type DevHook } from './hook.js';
 
-// Warms the spare: the user's module imports the same MiniMCP modules.
-import '../index.js';
+/**
+ * Warms the spare: the user's module imports the same MiniMCP modules, so they load now, while the
+ * spare waits. A dynamic import awaited before the user's module: a bare `import '../index.js'` was
+ * dropped by the bundler (the package says `sideEffects: false`), and the spare built from dist/ then
+ * loaded only the modules it uses itself.
+ */
+const warmUp: Promise<unknown> = import('../index.js');
 
 export type ChildMessage = { type: 'ready'; port: number; path: string } | { type: 'error'; error: LoadError };
 
@@ -47,6 +52,7 @@ async function main(file: string): Promise<void> {
   // A module that calls serve() itself (minimcp/node) is served through this hook instead.
   const hook: DevHook<MiniMCP<unknown>, ServeOptions<unknown>, RunningServer> = { serve: serveForDev };
   (globalThis as Record<symbol, unknown>)[DEV_HOOK] = hook;
+  await warmUp;
   const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
   if (served) return;
   let exported = mod.default;

@@ -1,6 +1,6 @@
 /** Tools: registration (schemas compiled once), listing, and a call that never throws for bad input. */
 import type { Context } from '../context/context.js';
-import { McpError, ProtocolError } from '../protocol/errors.js';
+import { McpError, ProtocolError, UserError, clientErrorText, type ErrorTextSettings } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { paramHeadersOf, type ParamHeader } from '../protocol/standard-headers.js';
 import {
@@ -106,22 +106,6 @@ function compileTool<Scope>(def: ToolDefinition<Scope, SchemaLike | undefined, S
   };
 }
 
-/**
- * The text a failed tool reports to the model. A system error (ENOENT, EACCES...) names host paths,
- * so it is reduced to its code; anything odd thrown (a Proxy, a throwing getter) gives a plain sentence.
- */
-function messageOf(error: unknown): string {
-  try {
-    if (typeof error === 'string') return error;
-    if (!(error instanceof Error)) return 'The tool failed';
-    const { syscall, code } = error as { syscall?: unknown; code?: unknown };
-    if (typeof syscall === 'string') return `The tool failed: ${typeof code === 'string' ? code : 'system error'}`;
-    return String(error.message);
-  } catch {
-    return 'The tool failed';
-  }
-}
-
 const isProtocolError = (error: unknown): error is ProtocolError => {
   try {
     return error instanceof ProtocolError;
@@ -163,11 +147,11 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> =>
  * Synchronous from end to end when the schemas and the handler are: no promise is made for a tool
  * that does not need one.
  */
-export function runTool<Scope>(tool: ToolEntry<Scope>, args: JsonObject, ctx: Context<Scope>, log: ErrorLog): MaybePromise<CallToolResult> {
+export function runTool<Scope>(tool: ToolEntry<Scope>, args: JsonObject, ctx: Context<Scope>, log: ErrorLog, texts: ErrorTextSettings): MaybePromise<CallToolResult> {
   const checked = tool.input.validate(args);
-  if (!(checked instanceof Promise)) return invoke(tool, checked, ctx, log);
+  if (!(checked instanceof Promise)) return invoke(tool, checked, ctx, log, texts);
   // Cancelled while an asynchronous validation ran: the answer is already given, so the handler is not started.
-  return checked.then((c) => (ctx.signal.aborted ? toolError('Cancelled') : invoke(tool, c, ctx, log)));
+  return checked.then((c) => (ctx.signal.aborted ? toolError('Cancelled') : invoke(tool, c, ctx, log, texts)));
 }
 
 /** Where a tool's unexpected failure is logged: the server's `onError`, with the request it broke. */
@@ -175,31 +159,32 @@ export interface ErrorLog {
   reportError(error: unknown): void;
 }
 
-function invoke<Scope>(tool: ToolEntry<Scope>, checked: Validation, ctx: Context<Scope>, log: ErrorLog): MaybePromise<CallToolResult> {
+function invoke<Scope>(tool: ToolEntry<Scope>, checked: Validation, ctx: Context<Scope>, log: ErrorLog, texts: ErrorTextSettings): MaybePromise<CallToolResult> {
   if (!checked.ok) return toolError(`Invalid arguments for tool '${tool.name}': ${checked.message}`);
   let value: unknown;
   try {
     value = tool.handler(checked.value as never, ctx);
   } catch (error) {
-    return failed(error, log);
+    return failed(error, log, texts);
   }
-  return isThenable(value) ? Promise.resolve(value).then((v) => checkOutput(tool, v), (error: unknown) => failed(error, log)) : checkOutput(tool, value);
+  return isThenable(value) ? Promise.resolve(value).then((v) => checkOutput(tool, v), (error: unknown) => failed(error, log, texts)) : checkOutput(tool, value);
 }
 
 /**
  * A thrown error becomes an `isError` result, except a protocol error (e.g. -32021 from ctx.elicit),
- * which propagates. Anything but an McpError (the handler's deliberate answer) is also logged, as a
- * failing prompt or resource is: the server sees every tool that broke.
+ * which propagates. A UserError or McpError is the handler's deliberate answer: its message is the
+ * text. Anything else is logged, as a failing prompt or resource is (the server sees every tool that
+ * broke), and the client reads only the generic text (`errorMessage`).
  */
-function failed(error: unknown, log: ErrorLog): CallToolResult {
+function failed(error: unknown, log: ErrorLog, texts: ErrorTextSettings): CallToolResult {
   if (isProtocolError(error)) throw error;
-  if (!isMcpError(error)) log.reportError(error);
-  return toolError(messageOf(error));
+  if (!isDeliberate(error)) log.reportError(error);
+  return toolError(clientErrorText(error, texts, 'The tool failed'));
 }
 
-const isMcpError = (error: unknown): boolean => {
+const isDeliberate = (error: unknown): boolean => {
   try {
-    return error instanceof McpError;
+    return error instanceof McpError || error instanceof UserError;
   } catch {
     return false;
   }

@@ -79,6 +79,41 @@ export function isResourceNotFound(error: { code: number; data?: unknown }): boo
   return error.code === ErrorCode.InvalidParams && typeof data?.uri === 'string';
 }
 
+/**
+ * A failure whose message is meant for the client (the model or the user): `throw new UserError('No
+ * city named "Oslp"')`. From a tool it is the `isError` result's text; from a prompt, resource or
+ * completion handler a -32603 with this message. It is not logged: it is an answer, not a fault.
+ * Anything else thrown unexpectedly reaches the client only as the server's generic text
+ * (`errorMessage`), and the server log (`onError`) gets the error itself.
+ */
+export class UserError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'UserError';
+  }
+}
+
+/** What settings decide the client's text for a failure: the `errorMessage` and `debug` server options. */
+export interface ErrorTextSettings {
+  readonly errorMessage: string | undefined;
+  readonly debug: boolean;
+}
+
+/**
+ * The text a client reads for a thrown value: a UserError's or McpError's own message; for anything
+ * else the generic `fallback` (the `errorMessage` option when set), or with `debug` the error's message.
+ * Never a stack. Safe against hostile thrown values (a Proxy, a throwing getter).
+ */
+export function clientErrorText(error: unknown, settings: ErrorTextSettings, fallback: string): string {
+  try {
+    if (error instanceof UserError || error instanceof McpError) return String(error.message);
+    if (settings.debug && error instanceof Error) return String(error.message);
+  } catch {
+    // a hostile thrown value: the generic text
+  }
+  return settings.errorMessage ?? fallback;
+}
+
 /** An unknown (or disabled) method; 2026 answers it over HTTP with 404. */
 export const methodNotFound = (method: string, modern: boolean): McpError =>
   new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, modern ? 404 : undefined);

@@ -20,11 +20,11 @@ import { levelRank, type ClientCapabilities, type Implementation } from '../type
 import { Execution, type Interrupt } from './execution.js';
 import { cancelKey } from '../state/cancels.js';
 import { overloaded, type Waiter } from './limits.js';
-import { NO_REPLY, errorOutcome, resultOutcome, shape, toMcpError } from './outcome.js';
+import { NO_REPLY, errorOutcome, failureOutcome, resultOutcome, shape } from './outcome.js';
 import { TaskHandOff } from '../tasks/hand-off.js';
 import { TaskRun } from '../tasks/task-run.js';
 import { ownerKey, type MaybePromise } from '../state/answers.js';
-import { applySession, type SessionPatch } from '../state/sessions.js';
+import { applySession, patchConnection, type SessionPatch } from '../state/sessions.js';
 import { RequestTrace } from '../telemetry/request-trace.js';
 import type { TelemetrySpan } from '../telemetry/types.js';
 
@@ -145,9 +145,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   remember(patch: SessionPatch): MaybePromise<void> {
     const connection = this.#connection;
     if (connection === undefined) return;
-    if (patch.logLevel !== undefined) connection.logLevel = patch.logLevel;
-    if (patch.subscribe !== undefined) (connection.subscriptions ??= new Set()).add(patch.subscribe);
-    if (patch.unsubscribe !== undefined) connection.subscriptions?.delete(patch.unsubscribe);
+    patchConnection(connection, patch);
     if (this.#facts.connection !== undefined || connection.id === undefined) return; // a transport's own connection keeps it
     return this.#core.state.sessions.update(connection.id, patch);
   }
@@ -358,19 +356,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     }
   }
 
-  /** The one place a failed request becomes an error reply: mapped, reported to the hooks, answered. */
   #failure(error: unknown): Outcome {
-    const core = this.#core;
-    const request = this.#info();
-    const mcpError = toMcpError(core, error, request, this.modern !== undefined);
-    for (const hook of core.hooks) {
-      try {
-        hook.onError?.(request, mcpError, this.ctx as Context<Scope> | undefined);
-      } catch (hookError) {
-        core.reportError(hookError, request); // a broken logging hook must not cost the answer
-      }
-    }
-    return errorOutcome(this.id, mcpError);
+    return failureOutcome(this.#core, this.id, error, this.#info(), this.modern !== undefined, this.ctx as Context<Scope> | undefined);
   }
 
   /** A failure outside the handler's own error path (a broken principal function, a bug): logged, answered -32603. */

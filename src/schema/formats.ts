@@ -9,7 +9,7 @@
  * the meaning of its entries for other users, the schema copy given to the validator names these
  * checks under a private prefix (see `useLinearFormats`).
  */
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import { visitSchemas } from './schema-walk.js';
 
 /** Private prefix of the names the validator sees; error messages show the plain name again. */
 export const FORMAT_PREFIX = 'minimcp-linear:';
@@ -68,27 +68,9 @@ export function installLinearFormats(table: Record<string, (s: string) => boolea
 
 const replaced = (name: string): boolean => name in LINEAR_FORMATS || name in MAX_LENGTH;
 
-/** Keywords whose values are data, never subschemas: a `format` inside them is left alone. */
-const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
-/** Keywords whose values map names (not keywords) to subschemas. */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
-
 /** Points every replaced `format` in a schema (the validator's private copy) at its linear check. */
 export function useLinearFormats(schema: unknown): void {
-  if (Array.isArray(schema)) {
-    for (const item of schema) useLinearFormats(item);
-    return;
-  }
-  if (typeof schema !== 'object' || schema === null) return;
-  const node = schema as JsonObject;
-  for (const key of Object.keys(node)) {
-    const value = node[key];
-    if (key === 'format' && typeof value === 'string') {
-      if (replaced(value)) node[key] = FORMAT_PREFIX + value;
-    } else if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      for (const sub of Object.values(value)) useLinearFormats(sub);
-    } else if (!DATA_KEYWORDS.has(key)) {
-      useLinearFormats(value);
-    }
-  }
+  visitSchemas(schema, (node) => {
+    if (typeof node.format === 'string' && replaced(node.format)) node.format = FORMAT_PREFIX + node.format;
+  });
 }

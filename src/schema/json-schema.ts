@@ -9,6 +9,7 @@ import { lazyModule } from '../lazy-module.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { CompiledSchema, Validation } from './compiled.js';
 import { FORMAT_PREFIX, installLinearFormats, useLinearFormats } from './formats.js';
+import { scanUniqueItems, usesUniqueItems, withoutUniqueItems } from './unique-items.js';
 
 const DIALECTS: Record<string, SchemaDraft> = {
   'https://json-schema.org/draft/2020-12/schema': '2020-12',
@@ -53,14 +54,19 @@ export function compileJsonSchema(schema: JsonObject): CompiledSchema {
   // The validator annotates the schema it is given, so it gets its own deep copy, with linear formats.
   const copy = structuredClone(schema) as Schema;
   useLinearFormats(copy);
+  // With `uniqueItems` somewhere, a second copy without it serves instances whose arrays are all unique.
+  const unique = usesUniqueItems(copy) ? withoutUniqueItems(structuredClone(copy)) : undefined;
   let validator: Validator | undefined;
+  let validatorWithoutUnique: Validator | undefined;
   const check = (value: unknown, module: ValidatorModule): Validation => {
-    // Short-circuit: stop at the first error. Collecting every error of a large invalid array
-    // overflows the stack and costs time for a message that only shows five.
-    validator ??= new module.Validator(copy, draft, true);
     let result: ReturnType<Validator['validate']>;
     try {
-      result = validator.validate(value);
+      const scan = unique === undefined ? 'duplicates' : scanUniqueItems(value);
+      if (scan === 'too-costly') return { ok: false, message: 'Arrays too large to check for duplicate items' };
+      // Short-circuit: stop at the first error. Collecting every error of a large invalid array
+      // overflows the stack and costs time for a message that only shows five.
+      if (scan === 'unique') result = (validatorWithoutUnique ??= new module.Validator(unique as Schema, draft, true)).validate(value);
+      else result = (validator ??= new module.Validator(copy, draft, true)).validate(value);
     } catch (error) {
       // The validator recurses once per level of nesting; a value nested deeper than the stack is invalid input.
       if (error instanceof RangeError) return { ok: false, message: 'Value is nested too deeply to validate' };

@@ -6,6 +6,7 @@
  */
 import type { CancelSignal } from '../context/cancellation.js';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import { UserError } from '../protocol/errors.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -46,11 +47,11 @@ export class PendingRequests implements AnswerRoute {
       };
       const onAbort = (): void => {
         done();
-        reject(new Error(`The request was cancelled while waiting for the client's ${method} answer`));
+        reject(new UserError(`The request was cancelled while waiting for the client's ${method} answer`));
       };
       const timer = setTimeout(() => {
         done();
-        reject(new Error(`The client did not answer ${method} within ${timeoutMs} ms`));
+        reject(new UserError(`The client did not answer ${method} within ${timeoutMs} ms`));
       }, timeoutMs);
       signal.addEventListener('abort', onAbort, { once: true });
       this.#waiting.set(id, {
@@ -65,7 +66,7 @@ export class PendingRequests implements AnswerRoute {
   answer(id: RequestId, owner: string, result: JsonObject | undefined, error: JsonRpcErrorObject | undefined): boolean {
     const pending = this.#waiting.get(id);
     if (!pending || pending.owner !== owner) return false;
-    if (error) pending.reject(new Error(`The client answered with an error: ${error.message}`));
+    if (error) pending.reject(new UserError(`The client answered with an error: ${error.message}`));
     else pending.resolve(result ?? {});
     return true;
   }

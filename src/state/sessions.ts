@@ -87,3 +87,10 @@ export function applySession(connection: Connection, state: SessionState): void 
   if (state.logLevel !== undefined) connection.logLevel = state.logLevel;
   if (state.subscriptions !== undefined) connection.subscriptions = new Set(state.subscriptions);
 }
+
+/** A session change, onto the connection the request runs on. */
+export function patchConnection(connection: Connection, patch: SessionPatch): void {
+  if (patch.logLevel !== undefined) connection.logLevel = patch.logLevel;
+  if (patch.subscribe !== undefined) (connection.subscriptions ??= new Set()).add(patch.subscribe);
+  if (patch.unsubscribe !== undefined) connection.subscriptions?.delete(patch.unsubscribe);
+}

@@ -4,7 +4,7 @@
  * the watch that aborts the handler when the task is cancelled (from any instance).
  */
 import { hasCapability, requiredCapability, wellFormed, type ClientMethod, type InputBroker } from '../context/client-requests.js';
-import { ErrorCode, ProtocolError } from '../protocol/errors.js';
+import { ErrorCode, ProtocolError, UserError } from '../protocol/errors.js';
 import { isObject, type JsonObject, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { CancelledError } from '../state/cancels.js';
 import type { TaskEnd, TaskError, TaskRecord } from '../state/task-store.js';
@@ -140,7 +140,7 @@ export class TaskRun implements LocalTask, InputBroker {
         { requiredCapabilities: needed },
       ));
     }
-    if (this.#host.signal.aborted) return Promise.reject(new Error('The task was cancelled'));
+    if (this.#host.signal.aborted) return Promise.reject(new UserError('The task was cancelled'));
     return new Promise<JsonObject>((resolve, reject) => {
       this.#waiting.set(k, { method, resolve, reject });
       const store = this.#service.store;
@@ -154,7 +154,7 @@ export class TaskRun implements LocalTask, InputBroker {
   #changed(task: TaskRecord): void {
     if (task.cancelRequested && !this.#host.signal.aborted) {
       this.#host.abort(new CancelledError('The task was cancelled'));
-      for (const k of [...this.#waiting.keys()]) this.#fail(k, new Error('The task was cancelled'));
+      for (const k of [...this.#waiting.keys()]) this.#fail(k, new UserError('The task was cancelled'));
     }
     if (task.status === 'cancelled' || task.status === 'failed' || task.status === 'completed') return this.#release();
     for (const k of [...this.#waiting.keys()]) {
@@ -172,7 +172,7 @@ export class TaskRun implements LocalTask, InputBroker {
     if (!waiting) return;
     this.#waiting.delete(key);
     const failed = isObject(value) ? value[INPUT_ERROR] : undefined;
-    if (typeof failed === 'string') waiting.reject(new Error(failed));
+    if (typeof failed === 'string') waiting.reject(new UserError(failed)); // the client's own answer: the model may read it
     else if (wellFormed(waiting.method, value)) waiting.resolve(value);
     else waiting.reject(new ProtocolError(ErrorCode.InvalidParams, `Malformed inputResponses["${key}"] for ${waiting.method}`));
   }

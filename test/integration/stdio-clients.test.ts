@@ -28,7 +28,8 @@ const NOISY_MATH = 'test/integration/servers/noisy-math.ts';
 const NODE = process.execPath; // the same `node` that runs the tests
 const serverArgs = (script: string): string[] => ['--import', 'tsx', script];
 
-const TEST_TIMEOUT = 10_000;
+// Hang detectors, not speed checks: a tsx child takes about 5 s to start on a loaded 2-core machine.
+const TEST_TIMEOUT = 30_000;
 /** A stdio server SHOULD exit promptly at stdin EOF; the SDKs escalate to SIGTERM after 2 s. */
 const EXIT_BUDGET_MS = 2_000;
 
@@ -339,10 +340,8 @@ describe('official SDK v1 client over stdio (2025 era: initialize)', { timeout: 
     expect(bad.code).toBe(-32602);
   });
 
-  it('nothing went wrong on stderr: only the server log of the tool that threw on purpose (divide by zero)', () => {
-    const expected = /^\[minimcp\] tools\/call failed: Error: Cannot divide by zero\n(?: {4}at .*\n)*/gm;
-    expect(stderr).toMatch(expected);
-    expect(stderr.replace(expected, '')).not.toMatch(/Error|failed/);
+  it('nothing went wrong on stderr: divide by zero is a UserError, an answer to the model, not a fault to log', () => {
+    expect(stderr).not.toMatch(/Error|failed/);
   });
 
   it('close(): the child sees stdin EOF and exits with code 0 by itself', async () => {
@@ -622,7 +621,7 @@ class RawServer {
   }
 
   /** The first not-yet-consumed message matching `predicate`. */
-  async waitFor(predicate: (m: Wire) => boolean, what: string, timeoutMs = 5_000): Promise<Wire> {
+  async waitFor(predicate: (m: Wire) => boolean, what: string, timeoutMs = 15_000): Promise<Wire> {
     const deadline = performance.now() + timeoutMs;
     for (;;) {
       const index = this.messages.findIndex((m, i) => !this.#consumed.has(i) && predicate(m));

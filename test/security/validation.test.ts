@@ -85,3 +85,28 @@ describe('large and deep invalid values', () => {
     expect(result).toMatchObject({ isError: true, content: [{ text: "Invalid arguments for tool 't': Value is nested too deeply to validate" }] });
   });
 });
+
+describe('uniqueItems is not quadratic (issue 12)', () => {
+  const listOf = (items: Record<string, unknown>) => ({ type: 'object', properties: { xs: { type: 'array', uniqueItems: true, items } } });
+  // 60,000 items: the validator's pairwise loop makes 3.6e9 comparisons (many seconds); a linear pass, milliseconds.
+  const numbers = Array.from({ length: 60_000 }, (_, i) => i);
+
+  it('a large array of distinct numbers is valid, within the budget', async () => {
+    const { hung, result } = await callWith(listOf({ type: 'integer' }), { xs: numbers });
+    expect(hung, `no answer within ${BUDGET_MS} ms`).toBe(false);
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'ran' }] });
+  });
+
+  it('a large array of distinct objects is valid, within the budget', async () => {
+    const objects = numbers.slice(0, 15_000).map((i) => ({ id: i, tags: ['a', 'b'], owner: { name: 'n' } }));
+    const { hung, result } = await callWith(listOf({ type: 'object' }), { xs: objects });
+    expect(hung, `no answer within ${BUDGET_MS} ms`).toBe(false);
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'ran' }] });
+  });
+
+  it('a large array with one duplicate at its end is refused, within the budget', async () => {
+    const { hung, result } = await callWith(listOf({ type: 'integer' }), { xs: [...numbers, 7] });
+    expect(hung, `no answer within ${BUDGET_MS} ms`).toBe(false);
+    expect(result).toMatchObject({ isError: true, content: [{ text: "Invalid arguments for tool 't': Arrays too large to check for duplicate items" }] });
+  });
+});

@@ -159,8 +159,9 @@ describe('tools/call: execution errors are results', () => {
     expect(await callResult(mcp, 'greet', { who: 'bo' })).toEqual({ content: [{ type: 'text', text: 'hi bo' }] });
   });
 
-  it('a throwing handler gives isError with the message (tools may speak to the model)', async () => {
-    const mcp = new MiniMCP(base);
+  it('a throwing handler gives isError with the generic text; the error goes to onError (a UserError speaks to the model)', async () => {
+    const logged: unknown[] = [];
+    const mcp = new MiniMCP({ ...base, onError: (error) => logged.push(error) });
     mcp.tool('boom', {}, () => {
       throw new Error('The API said no');
     });
@@ -168,9 +169,10 @@ describe('tools/call: execution errors are results', () => {
     mcp.tool('weird', {}, () => {
       throw 42;
     });
-    expect(await callResult(mcp, 'boom')).toEqual({ content: [{ type: 'text', text: 'The API said no' }], isError: true });
-    expect(await callResult(mcp, 'reject')).toEqual({ content: [{ type: 'text', text: 'plain string' }], isError: true });
+    expect(await callResult(mcp, 'boom')).toEqual({ content: [{ type: 'text', text: 'The tool failed' }], isError: true });
+    expect(await callResult(mcp, 'reject')).toEqual({ content: [{ type: 'text', text: 'The tool failed' }], isError: true });
     expect(await callResult(mcp, 'weird')).toEqual({ content: [{ type: 'text', text: 'The tool failed' }], isError: true });
+    expect(logged.map((e) => (e instanceof Error ? e.message : e))).toEqual(['The API said no', 'plain string', 42]);
   });
 
   it('an McpError thrown by a tool is an isError result too', async () => {

@@ -3,6 +3,7 @@
  * fetch-style server. No node: imports here, so it runs unchanged on those runtimes.
  */
 import type { MiniMCP } from '../../server.js';
+import type { Idle } from '../../request/limits.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { bodyBudget } from './body-budget.js';
 import { backlogExceeded, resolveSettings, type HttpOptions, type Settings } from './options.js';
@@ -39,7 +40,7 @@ function hostOfUrl(url: string): string | undefined {
   return url.slice(start + 3, end < 0 ? undefined : end);
 }
 
-class FetchExchange<Scope> implements Exchange<Scope> {
+class FetchExchange<Scope> implements Exchange<Scope>, Idle {
   readonly method: string;
   readonly response: Promise<Response>;
   readonly #request: Request;
@@ -51,6 +52,14 @@ class FetchExchange<Scope> implements Exchange<Scope> {
   #resolve!: (response: Response) => void;
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   #ended = false;
+  /** The body being read, and whether its deadline (`bodyTimeoutMs`) passed first. */
+  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  #tooSlow = false;
+  // The body-read deadline's bookkeeping (see IdleSweeper): set while a body is being read.
+  lastActive = 0;
+  paused = 0;
+  idlePrev: Idle | undefined = undefined;
+  idleNext: Idle | undefined = undefined;
 
   constructor(request: Request, init: FetchInit<Scope> | undefined, factory: FetchHandlerOptions<Scope>['scope'], settings: Settings) {
     this.method = request.method;
@@ -88,7 +97,19 @@ class FetchExchange<Scope> implements Exchange<Scope> {
   }
 
   readBody(limit: number, sink: BodySink): void {
-    this.#read(limit).then((body) => sink.bodyRead(body), () => sink.bodyRead(undefined)); // a locked or broken stream: unreadable
+    const deadline = this.#settings.bodyDeadline;
+    deadline.watch(this);
+    const done = (body: BodyRead): void => {
+      deadline.unwatch(this);
+      sink.bodyRead(this.#tooSlow ? 'too-slow' : body);
+    };
+    this.#read(limit).then(done, () => done(undefined)); // a locked or broken stream: unreadable
+  }
+
+  /** The body-read deadline passed: a client dripping its body would hold a slot; answered 408. */
+  expire(): void {
+    this.#tooSlow = true;
+    void this.#reader?.cancel().catch(() => {});
   }
 
   async #read(limit: number): Promise<BodyRead> {
@@ -96,7 +117,7 @@ class FetchExchange<Scope> implements Exchange<Scope> {
     if (declared > limit && !worthDraining(declared, limit)) return 'too-large';
     const body = this.#request.body;
     if (body === null) return new Uint8Array(0);
-    const reader = body.getReader();
+    const reader = (this.#reader = body.getReader());
     const chunks: Uint8Array[] = [];
     let size = 0;
     let reserved = 0; // bytes held in the process-wide budget (none once lingering)
@@ -128,11 +149,12 @@ class FetchExchange<Scope> implements Exchange<Scope> {
         }
       }
     } catch {
-      if (lingering === undefined) return undefined; // the client aborted the upload
+      if (lingering === undefined || this.#tooSlow) return undefined; // the client aborted the upload, or took too long
     } finally {
       clearTimeout(lingering);
       bodyBudget.release(reserved); // parsed at once from here; the budget is for bodies still arriving
     }
+    if (this.#tooSlow) return 'too-slow';
     if (size > limit || declared > limit) return 'too-large';
     if (chunks.length === 1) return chunks[0]!;
     const all = new Uint8Array(size);

@@ -28,7 +28,10 @@ export interface HttpOptions {
    * would pass it is refused with 503 and Retry-After. Default 64 MiB (16 bodies at the size limit).
    */
   maxBufferedBytes?: number;
-  /** node:http: a body not fully received this long after reading began is refused with 408. Default 30 s. */
+  /**
+   * A body not fully received this long after reading began is refused with 408 (a JSON-RPC error body,
+   * `Connection: close`): a client dripping its body cannot hold a handler. Default 30 s.
+   */
   bodyTimeoutMs?: number;
   /** Interval of `: keepalive` comments on open SSE streams. Default 15 s. */
   keepAliveMs?: number;
@@ -58,7 +61,7 @@ export interface Settings {
   readonly streamable: boolean;
   readonly maxBodyBytes: number;
   readonly maxBufferedBytes: number;
-  /** Deadlines of bodies being read (node:http); one shared sweep, no timer per request. */
+  /** Deadlines of bodies being read; one shared sweep, no timer per request. */
   readonly bodyDeadline: IdleSweeper;
   readonly keepAliveMs: number;
   readonly maxStreamBacklogBytes: number;

@@ -3,7 +3,7 @@
  * questions on the tasks/result stream, notifications/tasks/status, related-task `_meta`, TTL and the cap.
  */
 import { describe, expect, it } from 'vitest';
-import { MiniMCP, ProtocolError } from '../../../src/index.js';
+import { MiniMCP, ProtocolError, UserError } from '../../../src/index.js';
 import type { Connection } from '../../../src/core.js';
 import { until } from '../../support/until.js';
 
@@ -47,7 +47,7 @@ function server(tasks: Record<string, number> = {}) {
   });
   mcp.tool('tool_error', { task: 'optional' }, async () => {
     await sleep(10);
-    throw new Error('tool broke');
+    throw new UserError('tool broke'); // meant for the model: its text is the result
   });
   mcp.tool('protocol_error', { task: 'optional' }, async () => {
     await sleep(10);
