@@ -92,10 +92,12 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
 
   it('a 2025 stream dropped by its client resumes at once with Last-Event-ID on another instance', async () => {
     const session = await initialize(lb.url);
-    // Three times: the resuming GET lands on each instance in turn (the one running the stream among them).
+    // Three times, each resuming GET on another instance than the one running the stream (nginx round-robin).
     for (let round = 0; round < 3; round++) {
       const client = new AbortController();
-      const response = await post(lb.url, request('tools/call', { name: 'steps', arguments: { pauseMs: 400 }, _meta: { progressToken: 's' } }, `steps-${round}`), session, client.signal);
+      // 1.5 s between events: a client slowed past both pauses (a loaded machine) would see the result
+      // before it drops the stream, and a finished stream is rightly not resumable.
+      const response = await post(lb.url, request('tools/call', { name: 'steps', arguments: { pauseMs: 1500 }, _meta: { progressToken: 's' } }, `steps-${round}`), session, client.signal);
       const text = await sseReader(response).until((t) => t.includes('"progress":1'));
       // The id of progress 1 itself, not the last id read: a client slowed past the pause reads progress 2
       // in the same chunk, and resuming after that one rightly replays only the result.
