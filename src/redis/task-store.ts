@@ -15,6 +15,7 @@
 import type { CancelOutcome, TaskEnd, TaskInputRequest, TaskPage, TaskRecord, TaskStore } from '../state/task-store.js';
 import type { Link } from './connection.js';
 import { SCRIPTS, type ScriptName } from './task-scripts.js';
+import { addToKeyedSet } from '../state/keyed-sets.js';
 
 /** A task hash as a script returns it: strings, with the inputs and answers as hashes of JSON text. */
 interface Snapshot {
@@ -148,12 +149,6 @@ export class RedisTaskStore implements TaskStore {
   }
 
   watch(taskId: string, on: (task: TaskRecord) => void): () => void {
-    let set = this.#watchers.get(taskId);
-    if (!set) this.#watchers.set(taskId, (set = new Set()));
-    set.add(on);
-    return () => {
-      set.delete(on);
-      if (set.size === 0 && this.#watchers.get(taskId) === set) this.#watchers.delete(taskId);
-    };
+    return addToKeyedSet(this.#watchers, taskId, on);
   }
 }

@@ -11,6 +11,7 @@ import {
   type TaskRecord,
   type TaskStore,
 } from './task-store.js';
+import { addToKeyedSet } from './keyed-sets.js';
 
 const SWEEP_EVERY_MS = 1000;
 
@@ -123,13 +124,7 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   watch(taskId: string, on: (task: TaskRecord) => void): () => void {
-    let set = this.#watchers.get(taskId);
-    if (!set) this.#watchers.set(taskId, (set = new Set()));
-    set.add(on);
-    return () => {
-      set.delete(on);
-      if (set.size === 0 && this.#watchers.get(taskId) === set) this.#watchers.delete(taskId);
-    };
+    return addToKeyedSet(this.#watchers, taskId, on);
   }
 
   /** Applies `change` and tells the watchers; false (and no write) when `change` declines. */

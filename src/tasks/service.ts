@@ -6,6 +6,7 @@
 import { ErrorCode, McpError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { MaybePromise, TaskStore } from '../state/task-store.js';
+import { addToKeyedSet } from '../state/keyed-sets.js';
 
 type Send = (message: JsonRpcMessage) => void;
 
@@ -80,13 +81,7 @@ export class TaskService {
 
   /** A `tasks/result` stream takes the task's messages (progress, logs) while it is open; returns the stop. */
   listen(taskId: string, send: Send): () => void {
-    let streams = this.#streams.get(taskId);
-    if (!streams) this.#streams.set(taskId, (streams = new Set()));
-    streams.add(send);
-    return () => {
-      streams.delete(send);
-      if (streams.size === 0 && this.#streams.get(taskId) === streams) this.#streams.delete(taskId);
-    };
+    return addToKeyedSet(this.#streams, taskId, send);
   }
 
   /** A message of a task running here, to its open `tasks/result` streams in this process (none open: dropped). */
