@@ -9,7 +9,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MiniMCP } from '../../src/index.js';
 import { redisState } from '../../src/redis/index.js';
-import { clusterAvailable, startStateMember, startNginx, startRedis, type Balancer, type Member, type Redis } from './support/cluster.js';
+import { STATE_MEMBER, clusterAvailable, startCluster, type Balancer, type Cluster, type Member, type Redis } from './support/cluster.js';
 import { events, get, initialize, messages, post, request, resultOf, sleep, sseReader } from './support/http.js';
 
 const available = clusterAvailable();
@@ -21,16 +21,14 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
   let lb: Balancer;
   const prefix = `t${process.pid}:`;
 
+  let cluster: Cluster | undefined;
+
   beforeAll(async () => {
-    redis = await startRedis();
-    const env = { REDIS_URL: redis.url, MINIMCP_SECRET: SECRET, MINIMCP_REDIS_PREFIX: prefix };
-    members = await Promise.all([startStateMember(env), startStateMember(env), startStateMember(env)]);
-    lb = await startNginx(members.map((m) => new URL(m.url).host));
+    cluster = await startCluster({ script: STATE_MEMBER, env: { MINIMCP_SECRET: SECRET, MINIMCP_REDIS_PREFIX: prefix } });
+    ({ redis, members, balancer: lb } = cluster);
   }, 120_000);
   afterAll(async () => {
-    await lb?.stop();
-    await Promise.all(members.map((m) => m.stop()));
-    await redis?.stop();
+    await cluster?.stop();
   });
 
   /** Which instance answered the next request through the balancer. */

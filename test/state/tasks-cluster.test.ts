@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterAvailable, startMember, startNginx, startRedis, type Balancer, type Member, type Redis } from './support/cluster.js';
+import { clusterAvailable, startCluster, type Balancer, type Cluster, type Member } from './support/cluster.js';
 import { messages, post, sleep, sseReader } from './support/http.js';
 
 const available = clusterAvailable();
@@ -56,22 +56,21 @@ async function connectV1(url: string, user: string): Promise<ClientV1> {
 }
 
 describe.skipIf(!available)('tasks across 3 instances (Redis, nginx round-robin)', () => {
-  let redis: Redis;
   let members: Member[] = [];
   let lb: Balancer;
   const prefix = `tc${process.pid}:`;
 
+  let cluster: Cluster | undefined;
+
   beforeAll(async () => {
-    redis = await startRedis();
-    const env = { REDIS_URL: redis.url, MINIMCP_SECRET: SECRET, MINIMCP_REDIS_PREFIX: prefix, TASKS_HEARTBEAT_MS: String(HEARTBEAT_MS), TASKS_MAX: String(CAP) };
-    members = await Promise.all([0, 1, 2].map(() => startMember(ENTRY, env)));
-    lb = await startNginx(members.map((m) => new URL(m.url).host));
+    const env = { MINIMCP_SECRET: SECRET, MINIMCP_REDIS_PREFIX: prefix, TASKS_HEARTBEAT_MS: String(HEARTBEAT_MS), TASKS_MAX: String(CAP) };
+    cluster = await startCluster({ script: ENTRY, env });
+    ({ members, balancer: lb } = cluster);
   }, 120_000);
   afterAll(async () => {
-    await lb?.stop();
     // A member still running a task (when a test failed) may not drain: it gets 5 s, then SIGKILL.
-    await Promise.all(members.map((m) => Promise.race([m.stop(), sleep(5_000).then(() => m.child.kill('SIGKILL'))])));
-    await redis?.stop();
+    await Promise.all(members.map((m) => Promise.race([m.stop(), sleep(5_000).then(() => m.kill())])));
+    await cluster?.stop();
   }, 30_000);
 
   /** What one member reports about itself (asked directly, not through the balancer). */

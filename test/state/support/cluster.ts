@@ -10,7 +10,7 @@ import { missingClusterBinaries, startMember } from '../../../scripts/cluster.mj
 
 export { startMember };
 
-export { startCluster, startNginx, startRedis, type Balancer, type Member, type Redis } from '../../../scripts/cluster.mjs';
+export { startCluster, startNginx, startRedis, type Balancer, type Cluster, type Member, type Redis } from '../../../scripts/cluster.mjs';
 
 /** Whether the cluster suites can run here; logs the one skip line, or throws under CI. */
 export function clusterAvailable(): boolean {
@@ -22,7 +22,5 @@ export function clusterAvailable(): boolean {
   return false;
 }
 
-const STATE_MEMBER = fileURLToPath(new URL('./member.ts', import.meta.url));
-
-/** A member running the state tests' server (test/state/support/server.ts) on Redis. */
-export const startStateMember = (env: Record<string, string>) => startMember(STATE_MEMBER, env);
+/** The member running the state tests' server (test/state/support/server.ts) on Redis. */
+export const STATE_MEMBER = fileURLToPath(new URL('./member.ts', import.meta.url));
