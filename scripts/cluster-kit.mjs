@@ -29,6 +29,10 @@ export function waitFor(child, pattern, what, ms = 60_000) {
       const match = pattern.exec(seen);
       if (match) {
         clearTimeout(timer);
+        // Started: stop collecting (a long-running child would grow `seen` without end); the
+        // streams stay flowing, so the child never blocks on a full pipe.
+        child.stdout?.off('data', onData);
+        child.stderr?.off('data', onData);
         resolve(match);
       }
     };
