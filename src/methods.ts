@@ -1,5 +1,5 @@
 /** The method table: each MCP request method, the eras it exists in, its capability gate and its handler. */
-import { notificationOf, type BusEvent } from './state/bus.js';
+import { taggedNotification, type BusEvent } from './state/bus.js';
 import type { MaybePromise } from './state/answers.js';
 import type { CacheSettings, Core, MethodCall, Send } from './core.js';
 import { overloaded } from './request/limits.js';
@@ -274,10 +274,9 @@ async function stream(core: Core<any>, call: MethodCall<any>, send: Send, chosen
   send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: tag, notifications: acknowledged(chosen) } });
   // A list change reaches the stream only when the list this caller sees changed.
   const view = new ListView(core, call.ctx);
+  const idJson = JSON.stringify(subscriptionId);
   const unsubscribe = core.state.bus.subscribe((event) => {
-    if (!wants(chosen, event) || !view.concerns(event)) return;
-    const { method, params } = notificationOf(event);
-    send({ jsonrpc: '2.0', method, params: { ...params, _meta: tag } });
+    if (wants(chosen, event) && view.concerns(event)) send(taggedNotification(event, subscriptionId, idJson));
   });
   const unwatch = chosen.taskIds ? watchTasks(core, call, chosen.taskIds, send, tag) : undefined;
   const signal = call.ctx.signal;

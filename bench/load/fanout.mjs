@@ -27,27 +27,40 @@ const latencies = { cross: [], local: [] };
 let duplicates = 0;
 let closed = 0;
 
+// Every socket reads into this one buffer (`onread`): each callback is done with it before the next
+// read, and no chunk is allocated, so the load process's own garbage stays out of the latencies.
+const READ_BUFFER = Buffer.alloc(64 * 1024);
+const MARK_BYTES = Buffer.from(MARK, 'latin1');
+const ACK_BYTES = Buffer.from('acknowledged', 'latin1');
+
+/** How many times `mark` occurs in `carry` + `bytes` (a mark may straddle two reads). */
+function occurrences(carry, bytes, mark) {
+  const text = carry.length ? Buffer.concat([carry, bytes]) : bytes;
+  let n = 0;
+  for (let at = text.indexOf(mark); at >= 0; at = text.indexOf(mark, at + mark.length)) n++;
+  return { n, carry: Buffer.from(text.subarray(Math.max(0, text.length - mark.length + 1))) };
+}
+
 /** One listen stream: resolves when acknowledged; then counts the updates it receives per round. */
 function openStream(i) {
   const member = i % cfg.ports.length;
   const stream = { member, lastRound: -2 };
   return new Promise((resolve, reject) => {
-    const socket = connect({ host, port: cfg.ports[member], noDelay: true });
-    let text = '';
     let acked = false;
-    const timer = setTimeout(() => reject(new Error(`stream ${i} not acknowledged in 20 s`)), 20_000);
-    socket.on('data', (chunk) => {
+    let carry = Buffer.alloc(0);
+    const onData = (length, buffer) => {
       const now = performance.now();
-      text += chunk.toString('latin1');
+      const bytes = buffer.subarray(0, length);
+      const seen = occurrences(carry, bytes, acked ? MARK_BYTES : ACK_BYTES);
+      carry = seen.carry;
       if (!acked) {
-        if (!text.includes('acknowledged')) return;
+        if (seen.n === 0) return;
         acked = true;
+        carry = Buffer.alloc(0);
         clearTimeout(timer);
-        text = '';
         return resolve({ socket, stream });
       }
-      for (let at = text.indexOf(MARK); at >= 0; at = text.indexOf(MARK)) {
-        text = text.slice(at + MARK.length);
+      for (let k = 0; k < seen.n; k++) {
         if (stream.lastRound === round.index) duplicates++;
         else {
           stream.lastRound = round.index;
@@ -55,8 +68,9 @@ function openStream(i) {
           latencies[member === round.member ? 'local' : 'cross'].push(now - round.t0);
         }
       }
-      text = text.slice(-MARK.length);
-    });
+    };
+    const socket = connect({ host, port: cfg.ports[member], noDelay: true, onread: { buffer: READ_BUFFER, callback: onData } });
+    const timer = setTimeout(() => reject(new Error(`stream ${i} not acknowledged in 20 s`)), 20_000);
     socket.on('error', (error) => (acked ? undefined : reject(error)));
     socket.on('close', () => acked && closed++);
     socket.write(listenBytes(cfg.ports[member], i));

@@ -11,6 +11,8 @@ import { missingClusterBinaries, startNginx, startRedis, waitFor } from '../../s
 import { machine } from '../lib/proc.mjs';
 
 const MEMBER = 'results/tmp/build/bench/servers/minimcp-cluster.js';
+/** The fan-out floor (no MCP): node:http streams, with Redis pub/sub between processes in a cluster. */
+export const FLOOR_MEMBER = 'servers/floor-fanout.mjs';
 const SECRET = 'bench-cluster-secret-of-at-least-32-bytes';
 
 /** Why a cluster cannot run here, or undefined. */
@@ -52,11 +54,11 @@ async function startMember(cmd, env) {
   };
 }
 
-/** One member on the memory state (no Redis): the single-process reference. */
-export const startStandalone = ({ here, pinned }) => startMember(pinned(serverCpus(), [process.execPath, `${here}${MEMBER}`]), { REDIS_URL: '' });
+/** One member on the memory state (no Redis): the single-process reference. `script`: another member program. */
+export const startStandalone = ({ here, pinned, script = MEMBER }) => startMember(pinned(serverCpus(), [process.execPath, `${here}${script}`]), { REDIS_URL: '' });
 
-/** Redis and `size` members; `balance(members)` puts nginx in front of some of them. */
-export async function startCluster({ size, here, pinned }) {
+/** Redis and `size` members (`script`: another member program); `balance(members)` puts nginx in front of some of them. */
+export async function startCluster({ size, here, pinned, script = MEMBER }) {
   const cpus = serverCpus();
   const wrap = pinned(cpus, []);
   const redis = await startRedis({ wrap });
@@ -69,7 +71,7 @@ export async function startCluster({ size, here, pinned }) {
     await redis.stop();
   };
   try {
-    for (let i = 0; i < size; i++) members.push(await startMember(pinned(cpus, [process.execPath, `${here}${MEMBER}`]), env));
+    for (let i = 0; i < size; i++) members.push(await startMember(pinned(cpus, [process.execPath, `${here}${script}`]), env));
   } catch (error) {
     await stop();
     throw error;

@@ -105,11 +105,37 @@ export const errorResponse = (id: RequestId | null, error: McpError): JsonRpcErr
  * -32603 for its id, so the request still gets its one answer; such a notification is dropped.
  */
 export function serializeMessage(message: object): string | undefined {
+  if (message instanceof EncodedNotification) return message.text;
   try {
     return JSON.stringify(message);
   } catch {
     const { id } = message as { id?: RequestId | null };
     if (id === undefined || !('result' in message || 'error' in message)) return undefined;
     return JSON.stringify(errorResponse(id, internalError('Internal error: the result could not be serialized')));
+  }
+}
+
+/**
+ * A notification that carries its JSON text, for one event sent to many streams (fan-out): the text is
+ * built from parts encoded once per event, so each stream pays a concatenation, not a stringify. It
+ * is a plain notification to anything that reads its fields; a copy (spread) is encoded as usual.
+ */
+export class EncodedNotification implements JsonRpcNotification {
+  readonly jsonrpc: '2.0';
+  readonly method: string;
+  readonly params: JsonObject;
+  // Private, so the fields a user's `send` sees (and JSON.stringify writes) are the message's only.
+  readonly #text: string;
+
+  constructor(method: string, params: JsonObject, text: string) {
+    // Assigned in wire order, so a stringify of the fields gives the same text.
+    this.jsonrpc = '2.0';
+    this.method = method;
+    this.params = params;
+    this.#text = text;
+  }
+
+  get text(): string {
+    return this.#text;
   }
 }

@@ -3,7 +3,8 @@
  * Every check-and-write is one Lua script (task-scripts.ts), so status moves are compare-and-set
  * and the per-principal cap holds across instances. Every write publishes the task on one channel;
  * each instance hands it to its local watchers (the running handler's cancel and input, a 2025
- * `tasks/result` waiting, 2026 listen streams). Keys (under the prefix) live as long as the task:
+ * `tasks/result` waiting, 2026 listen streams). The running handler's progress and logs go out on
+ * the same channel, to the 2025 `tasks/result` streams open on any instance. Keys (under the prefix) live as long as the task:
  *
  *   task:<id>          hash: the record (result, error as JSON text), PEXPIRE = the task's TTL
  *   task:<id>:in       hash: outstanding input requests by key (while input_required)
@@ -12,7 +13,8 @@
  *   tasks-of:<p>       sorted set: all of p's tasks (2025 tasks/list), scored by expiry
  *   task-owner:<inst>  the instance's heartbeat lease: when it runs out, its live tasks read as failed
  */
-import type { CancelOutcome, TaskEnd, TaskInputRequest, TaskPage, TaskRecord, TaskStore } from '../state/task-store.js';
+import { serializeMessage, type JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { CancelOutcome, TaskEnd, TaskInputRequest, TaskMessages, TaskPage, TaskRecord, TaskStore } from '../state/task-store.js';
 import type { Link } from './connection.js';
 import { SCRIPTS, type ScriptName } from './task-scripts.js';
 import { addToKeyedSet } from '../state/keyed-sets.js';
@@ -47,10 +49,15 @@ function toRecord(text: string): TaskRecord {
   return task;
 }
 
+/** Marks a task's relayed notification on the channel (a snapshot starts with `{`). */
+const MESSAGE_MARK = '!';
+
 const pairs = (entries: Record<string, unknown>): string[] => Object.entries(entries).flatMap(([key, value]) => [key, JSON.stringify(value)]);
 
 export class RedisTaskStore implements TaskStore {
   readonly #watchers = new Map<string, Set<(task: TaskRecord) => void>>();
+  /** The `tasks/result` streams open here, by task. */
+  readonly #streams = new Map<string, Set<(message: JsonRpcMessage) => void>>();
   readonly #shas = new Map<ScriptName, string>();
   readonly #channel: string;
 
@@ -58,14 +65,42 @@ export class RedisTaskStore implements TaskStore {
     this.#channel = `${link.prefix}tasks`;
   }
 
-  /** Subscribes to task writes (every instance, this one included, delivers what it receives). */
+  /**
+   * A running task's notifications go out on the same channel as its writes, from the same
+   * connection, so a `tasks/result` stream on any instance gets its progress before its end.
+   */
+  readonly messages: TaskMessages = {
+    publish: (taskId, message) => {
+      const text = serializeMessage(message);
+      if (text === undefined) return; // unserializable: dropped, as a stream would drop it
+      this.link.commands.publish(this.#channel, `${taskId}\n${MESSAGE_MARK}${text}`).catch((error: unknown) => this.link.failed('task messages', error));
+    },
+    listen: (taskId, on) => addToKeyedSet(this.#streams, taskId, on),
+  };
+
+  /** Subscribes to task writes and messages (every instance, this one included, delivers what it receives). */
   async start(): Promise<void> {
     await this.link.subscriber.subscribe(this.#channel, (message) => {
-      const cut = message.indexOf('\n'); // "<taskId>\n<snapshot>"
-      const watchers = cut > 0 ? this.#watchers.get(message.slice(0, cut)) : undefined;
+      const cut = message.indexOf('\n'); // "<taskId>\n<snapshot>" or "<taskId>\n!<message>"
+      if (cut <= 0) return;
+      const taskId = message.slice(0, cut);
+      if (message[cut + 1] === MESSAGE_MARK) return this.#deliver(this.#streams.get(taskId), message.slice(cut + 2));
+      const watchers = this.#watchers.get(taskId);
       if (!watchers) return; // not watched here: not even parsed
       for (const on of [...watchers]) on(toRecord(message.slice(cut + 1)));
     });
+  }
+
+  #deliver(streams: Set<(message: JsonRpcMessage) => void> | undefined, text: string): void {
+    if (!streams) return; // no stream waits here: not even parsed
+    const message = JSON.parse(text) as JsonRpcMessage;
+    for (const send of [...streams]) {
+      try {
+        send(message);
+      } catch {
+        // One closed stream must not stop the others.
+      }
+    }
   }
 
   /** Runs a script by its hash, loading it on the first use and again after a Redis restart (NOSCRIPT). */

@@ -3,6 +3,9 @@
  * connection, a 2026 `subscriptions/listen` stream. The interface is small so a multi-instance bus
  * (Redis, NATS...) can replace the in-process default.
  */
+import { EncodedNotification, type RequestId } from '../protocol/jsonrpc.js';
+import { META } from '../protocol/versions.js';
+
 export type BusEvent =
   | { type: 'tools/list_changed' | 'prompts/list_changed' | 'resources/list_changed' }
   | { type: 'resources/updated'; uri: string };
@@ -37,4 +40,31 @@ export function notificationOf(event: BusEvent): { method: string; params?: { ur
   return event.type === 'resources/updated'
     ? { method: 'notifications/resources/updated', params: { uri: event.uri } }
     : { method: `notifications/${event.type}` };
+}
+
+/** Where the subscription id goes in an event's text, and the text on either side (per event). */
+const ID_SLOT = '\u0000subscription-id\u0000';
+const encodedParts = new WeakMap<BusEvent, readonly string[]>();
+
+function partsOf(event: BusEvent): readonly string[] {
+  let parts = encodedParts.get(event);
+  if (parts === undefined) {
+    const { method, params } = notificationOf(event);
+    parts = JSON.stringify({ jsonrpc: '2.0', method, params: { ...params, _meta: { [META.subscriptionId]: ID_SLOT } } }).split(JSON.stringify(ID_SLOT));
+    encodedParts.set(event, parts);
+  }
+  return parts;
+}
+
+/**
+ * The notification a bus event becomes on a `subscriptions/listen` stream, tagged with the stream's
+ * subscription id. One event goes to every stream, so its text is encoded once (per event, not per
+ * stream) and each stream splices in its id: `idJson` is `JSON.stringify(id)`.
+ */
+export function taggedNotification(event: BusEvent, id: RequestId, idJson: string): EncodedNotification {
+  const { method, params } = notificationOf(event);
+  const parts = partsOf(event);
+  const tagged = { ...params, _meta: { [META.subscriptionId]: id } };
+  // The slot cannot occur in a URI's JSON text, but if it ever did, the split is not two parts: encode as usual.
+  return new EncodedNotification(method, tagged, parts.length === 2 ? parts[0] + idJson + parts[1] : JSON.stringify({ jsonrpc: '2.0', method, params: tagged }));
 }

@@ -6,7 +6,7 @@
  * Every method may answer a value or a promise: the in-memory default never makes a promise, so one
  * process pays nothing for the seam.
  */
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { JsonObject, JsonRpcMessage } from '../protocol/jsonrpc.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -113,6 +113,19 @@ export interface TaskStore {
   beat(owner: string, untilMs: number): MaybePromise<void>;
   /** Every write to the task, on any instance; returns the unsubscribe. Waiters also re-read on a timer. */
   watch(taskId: string, on: (task: TaskRecord) => void): () => void;
+  /**
+   * Optional, for a store shared by instances: carries a running task's notifications (progress,
+   * logs) to the `tasks/result` streams open on every instance, in order with the task's own writes.
+   * Without it they reach only the streams of the instance that runs the task.
+   */
+  readonly messages?: TaskMessages;
+}
+
+/** A task's notifications between instances: `publish` on the one running it, `listen` wherever a stream waits. */
+export interface TaskMessages {
+  publish(taskId: string, message: JsonRpcMessage): void;
+  /** Returns the unsubscribe. */
+  listen(taskId: string, on: (message: JsonRpcMessage) => void): () => void;
 }
 
 export type CancelOutcome =

@@ -148,22 +148,23 @@ export const TASK_METHODS: [string, TaskMethod][] = [
 /**
  * 2026 `subscriptions/listen` with `taskIds`: a `notifications/tasks` (the DetailedTask) on every
  * change of each of the caller's own tasks; ids of other principals' tasks are silently ignored.
- * Returns the unsubscribe.
+ * Each watch starts before the read that checks the id, so a change meanwhile is not lost; until that
+ * read answers, the record's own principal decides. Returns the unsubscribe.
  */
 export function watchTasks(core: Core<unknown>, call: MethodCall<unknown>, taskIds: readonly string[], send: Send, tag: JsonObject): () => void {
   const store = core.tasks.store;
+  const principal = (call as TaskCall).principal;
+  const onChange = (changed: TaskRecord) => {
+    if (changed.principal === principal) send({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...detailedTask(changed), _meta: tag } });
+  };
   const stops: (() => void)[] = [];
-  let closed = false;
   for (const taskId of taskIds) {
-    void Promise.resolve(store.get(taskId, (call as TaskCall).principal)).then((task) => {
-      if (!task || closed) return;
-      stops.push(store.watch(taskId, (changed) => {
-        send({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...detailedTask(changed), _meta: tag } });
-      }));
-    }, () => {});
+    const stop = store.watch(taskId, onChange);
+    stops.push(stop);
+    // An unknown id (or another principal's) keeps no watch: only the caller's own tasks cost memory.
+    void Promise.resolve(store.get(taskId, principal)).then((task) => task || stop(), stop);
   }
   return () => {
-    closed = true;
     for (const stop of stops) stop();
   };
 }

@@ -81,11 +81,14 @@ export class TaskService {
 
   /** A `tasks/result` stream takes the task's messages (progress, logs) while it is open; returns the stop. */
   listen(taskId: string, send: Send): () => void {
-    return addToKeyedSet(this.#streams, taskId, send);
+    const shared = this.store.messages;
+    return shared ? shared.listen(taskId, send) : addToKeyedSet(this.#streams, taskId, send);
   }
 
-  /** A message of a task running here, to its open `tasks/result` streams in this process (none open: dropped). */
+  /** A message of a task running here, to its open `tasks/result` streams (on every instance when the store carries them; none open: dropped). */
   relay(taskId: string, message: JsonRpcMessage): void {
+    const shared = this.store.messages;
+    if (shared) return shared.publish(taskId, message);
     for (const send of this.#streams.get(taskId) ?? []) {
       try {
         send(message);

@@ -57,6 +57,26 @@ describe.skipIf(!available)('RedisTaskStore (real redis-server)', () => {
     await redis?.stop();
   });
 
+  it('a running task\'s messages reach listeners on every instance, in order with its writes; unwatched ones are dropped', async () => {
+    const t = await task();
+    await a.tasks.create(t);
+    const heard: string[] = [];
+    const stop = b.tasks.messages!.listen(t.taskId, (m) => heard.push(`${(m as any).method}:${(m as any).params.progress}`));
+    b.tasks.watch(t.taskId, (w) => heard.push(`status:${w.status}`));
+    for (let i = 1; i <= 3; i++) a.tasks.messages!.publish(t.taskId, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: i } });
+    await a.tasks.settle(t.taskId, { status: 'completed', result: { content: [] } });
+    a.tasks.messages!.publish(`${t.taskId}-other`, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 9 } });
+    await until(() => heard.includes('status:completed'));
+    expect(heard).toEqual(['notifications/progress:1', 'notifications/progress:2', 'notifications/progress:3', 'status:completed']);
+    stop();
+    const later: unknown[] = [];
+    b.tasks.messages!.listen('marker', (m) => later.push(m));
+    a.tasks.messages!.publish(t.taskId, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 4 } });
+    a.tasks.messages!.publish('marker', { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 5 } });
+    await until(() => later.length === 1); // published after the stopped one: once it is here, that one was too
+    expect(heard).toHaveLength(4);
+  });
+
   it('a task created on one instance reads the same on another, only for its principal', async () => {
     const t = await task();
     expect(await a.tasks.create(t)).toBe(true);

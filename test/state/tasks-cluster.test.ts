@@ -12,7 +12,7 @@ import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextproto
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterAvailable, startCluster, type Balancer, type Cluster, type Member } from './support/cluster.js';
-import { messages, post, sleep, sseReader } from './support/http.js';
+import { initialize, messages, post, request, sleep, sseReader } from './support/http.js';
 
 const available = clusterAvailable();
 const SECRET = 'a-shared-secret-of-at-least-32-bytes!!';
@@ -133,8 +133,7 @@ describe.skipIf(!available)('tasks across 3 instances (Redis, nginx round-robin)
     const controller = new AbortController();
     const stream = sseReader(await post(listener!.url, { jsonrpc: '2.0', id: 'listen', method: 'subscriptions/listen', params: { notifications: { taskIds: [created.taskId] }, _meta: meta } },
       { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen', 'x-user': 'dee' }, controller.signal));
-    await stream.until((t) => t.includes('acknowledged'));
-    await getTask(listener!.url, 'dee', created.taskId); // the stream's watch is set up once its own read of the task is back
+    await stream.until((t) => t.includes('acknowledged')); // the watch starts with the stream, before its own read of the task
     await modern(answerer!.url, 'dee', 'tasks/update', { taskId: created.taskId, inputResponses: { [key]: { action: 'accept', content: { name: 'Lin' } } } }, created.taskId);
     const text = await stream.until((t) => t.includes('"completed"'));
     controller.abort();
@@ -163,6 +162,28 @@ describe.skipIf(!available)('tasks across 3 instances (Redis, nginx round-robin)
     expect((await stranger.experimental.tasks.listTasks()).tasks).toEqual([]);
     await expect(stranger.experimental.tasks.getTask(taskId)).rejects.toMatchObject({ code: -32602 });
     await Promise.all([creator, waiter, lister, stranger].map((c) => c.close()));
+  }, 30_000);
+
+  it('2025: a task\'s progress and logs reach a tasks/result stream on another instance, each once, in order, before its result', async () => {
+    const creator = await connectV1(lb.url, 'jay');
+    const created = await creator.request({ method: 'tools/call', params: { name: 'chatty', arguments: { label: 'chatty-1' }, task: { ttl: 60_000 }, _meta: { progressToken: 'tok-1' } } }, CreateTaskResultSchema);
+    const taskId = created.task.taskId;
+    const { owner, others } = await split('chatty-1');
+    const session = await initialize(others[0]!.url, {}, { 'x-user': 'jay' });
+    const stream = sseReader(await post(others[0]!.url, request('tasks/result', { taskId }), { ...session, 'x-user': 'jay' }));
+    await stream.until((t) => (t.match(/"notifications\/progress"/g) ?? []).length >= 3);
+    expect((await modern(owner.url, 'probe', 'tools/call', { name: 'release', arguments: { label: 'chatty-1' } }, 'release')).result.content[0].text).toBe('released');
+    const all = messages(await stream.until(() => stream.state.done, 10_000)); // the stream ends with the result
+    const related = { [RELATED]: { taskId } };
+    const progress = all.filter((m) => m.method === 'notifications/progress').map((m) => m.params);
+    const steps = progress.map((p) => p.progress as number);
+    // From the step the stream opened at to the last: every one, once, in order (none lost or repeated on the way).
+    expect(steps).toEqual(Array.from({ length: steps.length }, (_, i) => steps[0]! + i));
+    expect(progress.every((p) => p.progressToken === 'tok-1' && p.message === `step ${p.progress}` && JSON.stringify(p._meta) === JSON.stringify(related))).toBe(true);
+    const logs = all.filter((m) => m.method === 'notifications/message').map((m) => m.params);
+    expect(logs.map((l) => l.data)).toEqual(steps.map((step) => `chatty-1 step ${step} on ${owner.pid}`));
+    expect(all.at(-1)).toMatchObject({ result: { content: [{ type: 'text', text: `chatted chatty-1 on ${owner.pid}` }] } });
+    await creator.close();
   }, 30_000);
 
   it('2025 (SDK v1): tasks/cancel on another instance stops the handler where it runs; a second cancel is -32602', async () => {

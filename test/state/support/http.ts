@@ -49,15 +49,15 @@ export const get = (url: string, headers: Record<string, string>, signal?: Abort
   fetch(url, { method: 'GET', headers: { accept: 'text/event-stream', ...LEGACY, ...headers }, signal });
 
 /** A 2025 session over raw HTTP: initialize, then the headers every later request carries. */
-export async function initialize(url: string, capabilities: object = {}): Promise<Record<string, string>> {
+export async function initialize(url: string, capabilities: object = {}, extra: Record<string, string> = {}): Promise<Record<string, string>> {
   const init = await post(url, {
     jsonrpc: '2.0', id: 0, method: 'initialize',
     params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'state-test', version: '1' } },
-  });
+  }, extra);
   const session = init.headers.get('mcp-session-id');
   if (!session) throw new Error(`initialize gave no session: ${init.status} ${await init.text()}`);
   await init.text();
-  const headers = { ...LEGACY, 'mcp-session-id': session };
+  const headers = { ...LEGACY, ...extra, 'mcp-session-id': session };
   await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers).then((r) => r.text());
   return headers;
 }

@@ -26,6 +26,29 @@ export function createTaskServer(options: Partial<MiniMCPOptions<{ principal: st
     const answer = await ctx.elicit({ message: `name? (${String(args.label)} on ${process.pid})`, requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
     return `hello ${String(answer.content?.name)} from ${process.pid}`;
   });
+  const gates = new Map<string, () => void>();
+  mcp.tool('chatty', { description: 'until released: a progress notification and a log every gapMs; reports the instance', task: 'optional' }, async (args, ctx) => {
+    const label = String(args.label);
+    running.add(label);
+    let released = false;
+    gates.set(label, () => (released = true));
+    try {
+      for (let step = 1; !released && !ctx.signal.aborted; step++) {
+        ctx.progress(step, undefined, `step ${step}`);
+        ctx.log('info', `${label} step ${step} on ${process.pid}`);
+        await new Promise((r) => setTimeout(r, Number(args.gapMs ?? 50)));
+      }
+    } finally {
+      running.delete(label);
+      gates.delete(label);
+    }
+    return `chatted ${label} on ${process.pid}`;
+  });
+  mcp.tool('release', { description: 'ends the chatty task of this label on this instance' }, (args) => {
+    const release = gates.get(String(args.label));
+    release?.();
+    return release ? 'released' : 'unknown';
+  });
   mcp.tool('where', { description: 'this instance: its pid, the task tools running and stopped here' }, () => ({
     content: [{ type: 'text', text: JSON.stringify({ pid: process.pid, running: [...running], aborted }) }],
   }));

@@ -1,6 +1,6 @@
 /** 2026-07-28 tasks extension (SEP-2663) through the core: creation, tasks/get, update, cancel, principals. */
 import { describe, expect, it } from 'vitest';
-import { MiniMCP, ProtocolError } from '../../../src/index.js';
+import { MemoryTaskStore, MiniMCP, ProtocolError, type TaskRecord, type TaskStore } from '../../../src/index.js';
 import { until } from '../../support/until.js';
 
 const EXT = 'io.modelcontextprotocol/tasks';
@@ -177,5 +177,41 @@ describe('tasks extension (2026)', () => {
     const updates = sent.filter((m) => m.method === 'notifications/tasks');
     expect(updates.map((m) => m.params.taskId)).toEqual([mine]);
     expect(updates[0].params).toMatchObject({ status: 'completed', result: { content: [{ text: 'slow done' }] }, _meta: { 'io.modelcontextprotocol/subscriptionId': 'L' } });
+  });
+
+  it('subscriptions/listen with taskIds: a change made while the store still reads the id is sent (the watch starts first)', async () => {
+    // A store whose reads answer only when the test lets them, as a slow shared store might.
+    let release = () => {};
+    let gated = false;
+    const inner = new MemoryTaskStore();
+    const slowGet = (taskId: string, principal: string) => {
+      const task = inner.get(taskId, principal);
+      return gated ? new Promise<TaskRecord | undefined>((resolve) => (release = () => resolve(task))) : task;
+    };
+    const store = new Proxy(inner, {
+      get: (target, key) => (key === 'get' ? slowGet : typeof Reflect.get(target, key) === 'function' ? Reflect.get(target, key).bind(target) : Reflect.get(target, key)),
+    }) as unknown as TaskStore;
+    const mcp = new MiniMCP<{ principal?: string }>({ name: 't', version: '1', onError: () => {}, tasks: { store } });
+    let finish = () => {};
+    mcp.tool('held', { task: 'optional' }, () => new Promise<string>((resolve) => (finish = () => resolve('held done'))));
+    const created = await mcp.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'held', _meta: meta(withTasks) } }, { scope: { principal: 'alice' } });
+    const taskId = (created.reply as any).result.taskId as string;
+    gated = true;
+    const sent: any[] = [];
+    const abort = new AbortController();
+    const listening = mcp.dispatch(
+      { jsonrpc: '2.0', id: 'L', method: 'subscriptions/listen', params: { notifications: { taskIds: [taskId] }, _meta: meta(withTasks) } },
+      { scope: { principal: 'alice' }, send: (m) => sent.push(m), signal: abort.signal },
+    );
+    await until(async () => sent, (s) => s.length > 0); // acknowledged: the read is under way
+    const statuses: string[] = [];
+    store.watch(taskId, (task) => statuses.push(task.status));
+    finish(); // the task completes while the listen's read has not answered
+    await until(async () => statuses, (s) => s.includes('completed'));
+    release();
+    await until(async () => sent.filter((m) => m.method === 'notifications/tasks'), (n) => n.length > 0);
+    abort.abort();
+    await listening;
+    expect(sent.filter((m) => m.method === 'notifications/tasks').map((m) => m.params.status)).toEqual(['completed']);
   });
 });
