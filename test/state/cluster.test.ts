@@ -5,12 +5,12 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MiniMCP } from '../../src/index.js';
 import { redisState } from '../../src/redis/index.js';
 import { STATE_MEMBER, clusterAvailable, startCluster, type Balancer, type Cluster, type Member, type Redis } from './support/cluster.js';
-import { events, get, initialize, messages, post, request, resultOf, sleep, sseReader } from './support/http.js';
+import { events, get, initialize, landingRecorder, messages, post, request, resultOf, sleep, sseReader } from './support/http.js';
 
 const available = clusterAvailable();
 const SECRET = 'a-shared-secret-of-at-least-32-bytes!!';
@@ -139,6 +139,57 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
     await client.close();
   });
 
+  /**
+   * The official clients in the 2025 era, each answering sampling with `n<k>` and roots with `file:///r<k>`
+   * (k counts its answers), and where each answer they POST lands (the `x-member` header of its response).
+   */
+  const askedClients = {
+    'SDK v1': async (fetchLike: typeof fetch) => {
+      const client = new ClientV1({ name: 'v1', version: '1' }, { capabilities: { sampling: {}, roots: {} } });
+      let sampled = 0;
+      let listed = 0;
+      client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: `n${++sampled}` }, model: 'm' }));
+      client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: `file:///r${++listed}` }] }));
+      await client.connect(new TransportV1(new URL(lb.url), { fetch: fetchLike }));
+      return { call: (name: string) => client.callTool({ name, arguments: {} }, undefined, { timeout: 10_000 }), close: () => client.close() };
+    },
+    'client v2': async (fetchLike: typeof fetch) => {
+      const client = new ClientV2({ name: 'v2', version: '2' }, { capabilities: { sampling: {}, roots: {} } }); // default negotiation: the 2025 era
+      let sampled = 0;
+      let listed = 0;
+      client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: `n${++sampled}` }, model: 'm' }));
+      client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: `file:///r${++listed}` }] }));
+      await client.connect(new TransportV2(new URL(lb.url), { fetch: fetchLike }));
+      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      return { call: (name: string) => client.callTool({ name, arguments: {} }, { timeout: 10_000 }), close: () => client.close() };
+    },
+  };
+
+  it.each(Object.keys(askedClients) as (keyof typeof askedClients)[])('%s (2025): sample() and listRoots() answers POSTed to other instances reach the waiting handler', async (which) => {
+    const { landed, fetch: recording } = landingRecorder((body) => body.method === undefined && body.id !== undefined); // the answers
+    const client = await askedClients[which](recording);
+    const pids = members.map((m) => String(m.pid));
+    try { // closed even on failure: an open client stream would hold nginx's graceful stop
+      for (const [tool, answer] of [['sample', 'sampled n'], ['roots', 'roots file:///r']] as const) {
+        landed.length = 0;
+        const crossed: boolean[] = [];
+        for (let i = 1; i <= 6; i++) {
+          const text = ((await client.call(tool)).content as { text: string }[])[0]!.text;
+          expect(text).toMatch(new RegExp(`^${answer}${i} from \\d+$`)); // this call's answer, not another's
+          const waited = text.split(' ').at(-1)!;
+          expect(landed).toHaveLength(i); // one answer POST per call, and it said where it landed
+          const where = await landed[i - 1]!;
+          expect(pids).toContain(where);
+          crossed.push(where !== waited);
+        }
+        // nginx round-robin sends the answer to another instance than the call (in practice all 6 times); memory state fails those.
+        expect(crossed.filter(Boolean).length).toBeGreaterThanOrEqual(2);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
   it('a 2025 answer POSTed to any instance gets the status one instance would give: 400 -32600 when the owner refuses it, 202 when taken', async () => {
     const session = await initialize(lb.url, { elicitation: {} });
     const intruder = await initialize(lb.url, { elicitation: {} });
@@ -174,6 +225,51 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
       expect((result.content as { text: string }[])[0]!.text).toMatch(/^hello Grace \(accept\)/);
     }
     await client.close();
+  });
+
+  it('client v2 (2026): listen() on every instance gets the changes raised on every instance exactly once, in order per instance', async () => {
+    const listens = landingRecorder((body) => body.method === 'subscriptions/listen');
+    const raised = landingRecorder((body) => body.method === 'tools/call'); // where each change is raised
+    const connect = async (fetchLike: typeof fetch) => {
+      const client = new ClientV2({ name: 'v2', version: '2' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } });
+      await client.connect(new TransportV2(new URL(lb.url), { fetch: fetchLike }));
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      return client;
+    };
+    const caller = await connect(raised.fetch);
+    const listeners = [await connect(listens.fetch), await connect(listens.fetch), await connect(listens.fetch)];
+    const seen = listeners.map(() => [] as string[]);
+    listeners.forEach((client, i) => {
+      client.setNotificationHandler('notifications/resources/updated', (n) => void seen[i]!.push(n.params.uri));
+      client.setNotificationHandler('notifications/tools/list_changed', () => void seen[i]!.push('tools'));
+    });
+    const pids = new Set(members.map((m) => String(m.pid)));
+    const calls = [1, 2, 3, 4, 5, 6].map((k) => [`mem://${k}.1`, `mem://${k}.2`]);
+    try { // closed even on failure: an open stream would hold nginx's graceful stop
+      // Three listens in a row: round-robin puts one on each instance.
+      const subscriptions = [];
+      for (const client of listeners) subscriptions.push(await client.listen({ toolsListChanged: true, resourceSubscriptions: calls.flat() }));
+      expect(new Set(await Promise.all(listens.landed))).toEqual(pids);
+      // Six calls raising two changes each, two calls on each instance, then a tool added.
+      for (const uris of calls) await caller.callTool({ name: 'touch', arguments: { uris } });
+      await caller.callTool({ name: 'add-tool', arguments: { name: `v2-${Date.now()}` } });
+      const where = await Promise.all(raised.landed);
+      expect(new Set(where.slice(0, 6))).toEqual(pids);
+      const byInstance = new Map<string, string[]>();
+      [...calls, ['tools']].forEach((events, i) => byInstance.set(where[i]!, [...(byInstance.get(where[i]!) ?? []), ...events]));
+      const all = [...calls.flat(), 'tools'];
+      const deadline = Date.now() + 10_000;
+      while (seen.some((s) => s.length < all.length) && Date.now() < deadline) await sleep(50);
+      await sleep(200); // a duplicate would arrive meanwhile
+      for (const stream of seen) {
+        expect([...stream].sort()).toEqual([...all].sort()); // each change exactly once
+        // In the order each instance raised them. (Across instances the bus promises no order: each publishes on its own.)
+        for (const events of byInstance.values()) expect(stream.filter((e) => events.includes(e))).toEqual(events);
+      }
+      for (const subscription of subscriptions) await subscription.close();
+    } finally {
+      await Promise.all([caller, ...listeners].map((c) => c.close()));
+    }
   });
 
   it('shared state without a shared secret is refused at construction', async () => {

@@ -72,3 +72,19 @@ export async function resultOf(response: Response): Promise<any> {
   if (body?.error) throw new Error(`error ${body.error.code}: ${body.error.message}`);
   return body?.result;
 }
+
+/**
+ * A fetch for an official client's transport that keeps where each POST whose JSON body `matches`
+ * landed: the `x-member` header cluster members put on every response (support/member.ts). Kept as
+ * promises, since the response to an answer may come after the result it unblocked.
+ */
+export function landingRecorder(matches: (body: any) => boolean) {
+  const landed: Promise<string>[] = [];
+  const recording: typeof fetch = (url, init) => {
+    const response = fetch(url, init);
+    const body = init?.method === 'POST' && typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+    if (body !== undefined && matches(body)) landed.push(response.then((r) => r.headers.get('x-member') ?? 'none'));
+    return response;
+  };
+  return { landed, fetch: recording };
+}

@@ -1,6 +1,7 @@
 /**
  * The server the state tests run, in-process or as a cluster member (test/state/support/member.ts):
- * tools that raise changes, log at two levels, stream in steps, ask the client, and wait to be cancelled.
+ * tools that raise changes, log at two levels, stream in steps, ask the client (elicit, sample, roots),
+ * and wait to be cancelled.
  */
 import { MiniMCP, type MiniMCPOptions } from '../../../src/index.js';
 import { z } from 'zod';
@@ -34,6 +35,17 @@ export function createStateServer(options: Partial<MiniMCPOptions> = {}) {
     ctx.progress(0); // opens the stream first
     const answer = await ctx.elicit({ message: 'your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
     return `hello ${String(answer.content?.name)} (${answer.action}) from ${process.pid}`;
+  });
+  mcp.tool('sample', { description: 'asks the client model; says which instance waited' }, async (_a, ctx) => {
+    ctx.progress(0); // opens the stream first
+    const answer = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'a number?' } }], maxTokens: 5 });
+    const content = answer.content as { text?: string };
+    return `sampled ${String(content.text)} from ${process.pid}`;
+  });
+  mcp.tool('roots', { description: 'lists the client roots; says which instance waited' }, async (_a, ctx) => {
+    ctx.progress(0);
+    const { roots } = await ctx.listRoots();
+    return `roots ${roots.map((r) => r.uri).join(',')} from ${process.pid}`;
   });
   mcp.tool('wait', { description: 'waits until cancelled', input: z.object({ tag: z.string() }) }, async ({ tag }, ctx) => {
     ctx.progress(0, undefined, `pid ${process.pid}`); // opens the stream, and says which instance runs it
