@@ -183,6 +183,29 @@ describe('disconnect cancels the handler at once', () => {
     expect(latency).toBeLessThan(100);
   });
 
+  it('an answer given in the same turn never reads the request\'s own signal; one that waits follows it (and is cancelled by it)', async () => {
+    const { mcp, running, aborted } = waiting();
+    mcp.tool('at_once', {}, () => 'done');
+    const handler = createFetchHandler(mcp);
+    /** The request, counting reads of its signal (on Deno reading it makes it, and it fires after every response). */
+    const counted = (request: Request, reads: { n: number }) => {
+      const real = request.signal;
+      Object.defineProperty(request, 'signal', { get: () => (reads.n++, real) });
+      return request;
+    };
+    const quick = { n: 0 };
+    const answer = await (await handler(counted(post(callTool('at_once')), quick))).json();
+    expect(answer.result.content[0].text).toBe('done');
+    expect(quick.n).toBe(0);
+    const slow = { n: 0 };
+    const client = new AbortController();
+    void handler(counted(post(callTool('wait'), {}, client.signal), slow));
+    await running;
+    expect(slow.n).toBeGreaterThan(0);
+    client.abort();
+    await aborted;
+  });
+
   it('SSE open: cancelling the response body fires the handler signal within 100 ms', async () => {
     const { mcp, running, aborted } = waiting();
     const response = await createFetchHandler(mcp)(post(callTool('wait', 1, 'p')));

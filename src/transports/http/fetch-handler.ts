@@ -52,6 +52,8 @@ class FetchExchange<Scope> implements Exchange<Scope>, Idle {
   #resolve!: (response: Response) => void;
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   #ended = false;
+  /** A plain (non-stream) answer went out: the exchange is over. */
+  #answered = false;
   /** The body being read, and whether its deadline (`bodyTimeoutMs`) passed first. */
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   #tooSlow = false;
@@ -77,12 +79,24 @@ class FetchExchange<Scope> implements Exchange<Scope>, Idle {
    */
   get signal(): AbortSignal {
     if (this.#abort === undefined) {
-      const abort = (this.#abort = new AbortController());
-      const upstream = this.#request.signal;
-      if (upstream.aborted) abort.abort(upstream.reason);
-      else upstream.addEventListener('abort', () => abort.abort(upstream.reason), { once: true });
+      this.#abort = new AbortController();
+      queueMicrotask(() => this.#follow());
     }
     return this.#abort.signal;
+  }
+
+  /**
+   * Follows the request's own signal, unless the answer already went out in the same turn (a handler
+   * that did not wait): nothing is left to cancel then, and the request's signal is never touched.
+   * On Deno that saves ~30 µs a request: reading it makes the signal, and Deno aborts it after every
+   * response. A disconnect before this runs is seen here, one microtask late.
+   */
+  #follow(): void {
+    if (this.#answered) return;
+    const abort = this.#abort!;
+    const upstream = this.#request.signal;
+    if (upstream.aborted) abort.abort(upstream.reason);
+    else upstream.addEventListener('abort', () => abort.abort(upstream.reason), { once: true });
   }
 
   get(name: string): string | undefined {
@@ -175,6 +189,7 @@ class FetchExchange<Scope> implements Exchange<Scope>, Idle {
   }
 
   respond(status: number, headers: HeaderMap | undefined, body: string | undefined): void {
+    this.#answered = true;
     this.#resolve(new Response(body ?? null, { status, headers }));
   }
 
