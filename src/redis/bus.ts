@@ -1,15 +1,22 @@
 /**
  * The notification bus over Redis pub/sub: publish goes to Redis only, and every instance (this one
  * included) delivers what it receives. So each listening stream gets each event once, and events
- * from one publisher arrive in the order they were published. A lost list_changed means a stale
- * list, never a wrong answer: publish failures are counted (`stats.lostFanOut`) and logged.
+ * from one publisher arrive in the order they were published; a request answers once its publishes
+ * reached Redis (`pending`), so changes ordered by a client's requests arrive in that order from any
+ * instances. A lost list_changed means a stale list, never a wrong answer: publish failures are
+ * counted (`stats.lostFanOut`) and logged.
  */
 import { MemoryBus, type BusEvent, type NotificationBus } from '../state/bus.js';
 import type { Link } from './connection.js';
 
+/** How long an answer waits at most for its request's publishes to reach Redis. */
+const PUBLISH_WAIT_MS = 2_000;
+
 export class RedisBus implements NotificationBus {
   readonly #local = new MemoryBus();
   readonly #channel: string;
+  #last: Promise<void> | undefined;
+  #inFlight = 0;
 
   constructor(private readonly link: Link) {
     this.#channel = `${link.prefix}bus`;
@@ -20,7 +27,25 @@ export class RedisBus implements NotificationBus {
   }
 
   publish(event: BusEvent): void {
-    this.link.commands.publish(this.#channel, JSON.stringify(event)).catch((error: unknown) => this.link.failed('fan-out', error));
+    const sent = this.link.commands.publish(this.#channel, JSON.stringify(event)).then(
+      () => {},
+      (error: unknown) => this.link.failed('fan-out', error),
+    );
+    // One connection: when the last publish is acknowledged, every earlier one is too.
+    this.#last = sent;
+    this.#inFlight++;
+    void sent.then(() => {
+      if (--this.#inFlight === 0) this.#last = undefined;
+    });
+  }
+
+  /** The publishes on their way, bounded: a Redis that stops answering must not hold answers back for long. */
+  pending(): Promise<void> | undefined {
+    const last = this.#last;
+    if (last === undefined) return undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, PUBLISH_WAIT_MS)));
+    return Promise.race([last, bound]).then(() => clearTimeout(timer));
   }
 
   subscribe(listener: (event: BusEvent) => void): () => void {

@@ -255,10 +255,26 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
         this.#broker = this.#task.run; // input asked from now on waits in the task
         return this.#task.handOff(work);
       }
-      return work instanceof Promise ? this.#wait(work) : this.#result(work);
+      return work instanceof Promise ? this.#wait(work) : this.#afterFanOut(this.#result(work));
     } catch (error) {
-      return this.#failure(error);
+      return this.#afterFanOut(this.#failure(error));
     }
+  }
+
+  /**
+   * The outcome now, or (returning undefined) once the changes the handler raised reached a shared
+   * bus: its client cannot then see a change raised after the answer, on another instance, first.
+   */
+  #afterFanOut(outcome: Outcome): Outcome | undefined {
+    const pending = this.#core.state.bus.pending?.();
+    if (pending === undefined) return outcome;
+    void pending.then(() => this.#reply(outcome));
+    return undefined;
+  }
+
+  #replyAfterFanOut(outcome: Outcome): void {
+    const now = this.#afterFanOut(outcome);
+    if (now !== undefined) this.#reply(now);
   }
 
   /**
@@ -309,8 +325,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       if (why !== undefined) queueMicrotask(() => this.interrupted(why));
     }
     work.then(
-      (result) => this.#conclude() && this.#reply(this.#result(result)),
-      (error: unknown) => this.#conclude() && this.#reply(this.#failure(error)),
+      (result) => this.#conclude() && this.#replyAfterFanOut(this.#result(result)),
+      (error: unknown) => this.#conclude() && this.#replyAfterFanOut(this.#failure(error)),
     );
     return undefined;
   }

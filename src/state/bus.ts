@@ -14,6 +14,13 @@ export interface NotificationBus {
   publish(event: BusEvent): void;
   /** Returns the function that unsubscribes. */
   subscribe(listener: (event: BusEvent) => void): () => void;
+  /**
+   * Optional, for a bus between instances: settles (never rejects) once every event published here
+   * so far reached the bus; undefined when none is on its way. A request answers only after it, so a
+   * change its handler raised is ordered before any change raised after its client saw the answer,
+   * on whichever instance. The in-process bus delivers at once and needs none.
+   */
+  pending?(): Promise<void> | undefined;
 }
 
 export class MemoryBus implements NotificationBus {

@@ -1,6 +1,6 @@
 /** The in-memory state defaults and the one option that wires them (no Redis needed). */
 import { describe, expect, it } from 'vitest';
-import { MemorySessionStore, MemoryTaskStore, MiniMCP, resolveState } from '../../src/index.js';
+import { MemoryBus, MemorySessionStore, MemoryTaskStore, MiniMCP, resolveState, type NotificationBus } from '../../src/index.js';
 
 describe('the state option', () => {
   it('defaults every piece to memory, and a piece passed in replaces only that piece', () => {
@@ -69,5 +69,44 @@ describe('MemorySessionStore', () => {
     expect(store.claimStream('s', 'h2')).toBe(false);
     store.releaseStream('s', 'h1');
     expect(store.claimStream('s', 'h2')).toBe(true);
+  });
+});
+
+describe('answers after the changes they raised reached a shared bus', () => {
+  /** A bus whose publishes reach "Redis" only when the test says so. */
+  function slowBus() {
+    const local = new MemoryBus();
+    let release: (() => void) | undefined;
+    let last: Promise<void> | undefined;
+    const bus: NotificationBus = {
+      publish: (event) => {
+        last = new Promise<void>((resolve) => (release = () => (last = undefined, resolve(), local.publish(event))));
+      },
+      subscribe: (listener) => local.subscribe(listener),
+      pending: () => last,
+    };
+    return { bus, release: () => release?.() };
+  }
+
+  it('a handler that raised a change, synchronous or not, answers once the bus has it; one that raised none answers at once', async () => {
+    const { bus, release } = slowBus();
+    const mcp = new MiniMCP({ name: 's', version: '1', state: { bus } });
+    mcp.tool('touch', {}, () => (mcp.notifyResourceUpdated('mem://a'), 'touched'));
+    mcp.tool('touch_later', {}, async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      mcp.notifyResourceUpdated('mem://b');
+      return 'touched later';
+    });
+    mcp.tool('quiet', {}, () => 'quiet');
+    const call = (name: string) => mcp.dispatch({ jsonrpc: '2.0', id: name, method: 'tools/call', params: { name } });
+    for (const name of ['touch', 'touch_later']) {
+      let answered = false;
+      const answer = Promise.resolve(call(name)).then((r) => ((answered = true), r));
+      await new Promise((r) => setTimeout(r, 30));
+      expect(answered).toBe(false); // held: its change has not reached the bus
+      release();
+      expect(((await answer).reply as any).result.content[0].text).toMatch(/^touched/);
+    }
+    expect(((await call('quiet')).reply as any).result.content[0].text).toBe('quiet');
   });
 });
