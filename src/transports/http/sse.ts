@@ -37,6 +37,9 @@ export function writeKeepAlive(ex: Exchange<unknown>): void {
   if (!ex.signal.aborted) ex.write(KEEP_ALIVE);
 }
 
+/** The keep-alive tick of a POST's stream (a static function: no closure per stream). */
+const keepAliveTick = (stream: PostStream): void => stream.keepAlive();
+
 type Listener = EventListenerOrEventListenerObject;
 
 /**
@@ -57,6 +60,8 @@ export class PostStream implements CancelSignal, EventListenerObject {
   #seq = 0;
   #finished = false;
   #keepAlive: ReturnType<typeof setInterval> | undefined;
+  /** An event went out since the last keep-alive tick: the stream is not idle and needs no comment. */
+  #busy = false;
   /** Listeners dispatch put on this signal; they live on the exchange's signal until `close()` detaches them. */
   #listeners: Listener[] | undefined;
   #detached = false;
@@ -182,6 +187,7 @@ export class PostStream implements CancelSignal, EventListenerObject {
     const head = this.opened ? '' : this.#open();
     const frame = this.#frame(text);
     this.#ex.write(head + frame);
+    this.#busy = true;
     const recent = this.#recent;
     if (recent === undefined) return;
     if (recent.push(frame) > RECENT_EVENTS) recent.shift();
@@ -196,12 +202,22 @@ export class PostStream implements CancelSignal, EventListenerObject {
     this.opened = true;
     const ex = this.#ex;
     ex.openStream(SSE_HEADERS);
-    this.#keepAlive = setInterval(writeKeepAlive, this.#settings.keepAliveMs, ex);
+    this.#keepAlive = setInterval(keepAliveTick, this.#settings.keepAliveMs, this);
     if (!this.#isResumable) return '';
     this.#id = newStreamId();
     this.#settings.events.announce?.(this.#id, this.#owner.streamOwner);
     if (this.#session !== undefined) this.#recent = [];
     return `id: ${this.#id}-0\nretry: ${this.#settings.sseRetryMs}\ndata:\n\n`; // an id, a retry, empty data
+  }
+
+  /**
+   * Every keepAliveMs: a comment, unless events went out since the last tick. A busy stream needs
+   * none to stay open through proxies, and a fan-out to many streams is not doubled by a burst of
+   * them (the gap between writes stays under two ticks).
+   */
+  keepAlive(): void {
+    if (this.#busy) this.#busy = false;
+    else writeKeepAlive(this.#ex);
   }
 
   #stopKeepAlive(): void {
