@@ -11,7 +11,7 @@ import type { Exchange } from './exchange.js';
 import { ACCEPTS_SSE, acceptedTypes } from './media-types.js';
 import type { Settings } from './options.js';
 import { isHttpError, refuse, refuseScope } from './refusals.js';
-import { SSE_HEADERS, streamOwner, writeKeepAlive } from './sse.js';
+import { IdleKeepAlive, SSE_HEADERS, streamOwner, writeKeepAlive } from './sse.js';
 
 /** A GET that carries a session id or a Last-Event-ID (anything else is 405 at the gate). */
 export async function serveGet<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>): Promise<void> {
@@ -33,7 +33,11 @@ export async function serveGet<Scope>(mcp: MiniMCP<Scope>, settings: Settings, e
 
 /** The session's notification stream, until the client goes away. */
 async function notifications<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>, scope: Scope | undefined, session: string): Promise<void> {
-  const watch = await mcp.watchSession(session, scope, (message) => ex.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+  const idle = new IdleKeepAlive(ex);
+  const watch = await mcp.watchSession(session, scope, (message) => {
+    ex.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    idle.sent();
+  });
   if (watch === 'unknown') return refuse(ex, 404, -32600, 'Session not found: start a new one with initialize');
   if (watch === 'busy') return refuse(ex, 409, -32600, 'Conflict: this session already has its GET stream open');
   if (ex.signal.aborted) return watch.close();
@@ -41,7 +45,7 @@ async function notifications<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex:
   ex.write(`retry: ${settings.sseRetryMs}\n\n`); // sends the headers at once
   // Each keep-alive renews the claim, so a shared claim outlives no dead instance by long.
   const keepAlive = setInterval(() => {
-    writeKeepAlive(ex);
+    idle.tick();
     watch.claim().catch(settings.onError);
   }, settings.keepAliveMs);
   ex.signal.addEventListener('abort', () => {

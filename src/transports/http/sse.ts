@@ -37,8 +37,27 @@ export function writeKeepAlive(ex: Exchange<unknown>): void {
   if (!ex.signal.aborted) ex.write(KEEP_ALIVE);
 }
 
-/** The keep-alive tick of a POST's stream (a static function: no closure per stream). */
-const keepAliveTick = (stream: PostStream): void => stream.keepAlive();
+/**
+ * Keep-alive comments for an idle stream only: `sent()` after each event, `tick()` every keepAliveMs.
+ * A busy stream needs none to stay open through proxies (the gap between writes stays under two
+ * ticks), and a fan-out to many streams is not joined by a burst of comments to each of them.
+ */
+export class IdleKeepAlive {
+  #busy = false;
+  constructor(private readonly ex: Exchange<unknown>) {}
+
+  sent(): void {
+    this.#busy = true;
+  }
+
+  tick(): void {
+    if (this.#busy) this.#busy = false;
+    else writeKeepAlive(this.ex);
+  }
+}
+
+/** The keep-alive tick of a stream (a static function: no closure per stream). */
+const keepAliveTick = (keepAlive: IdleKeepAlive): void => keepAlive.tick();
 
 type Listener = EventListenerOrEventListenerObject;
 
@@ -60,8 +79,8 @@ export class PostStream implements CancelSignal, EventListenerObject {
   #seq = 0;
   #finished = false;
   #keepAlive: ReturnType<typeof setInterval> | undefined;
-  /** An event went out since the last keep-alive tick: the stream is not idle and needs no comment. */
-  #busy = false;
+  /** Set when the stream opens: comments only while it is idle. */
+  #idle: IdleKeepAlive | undefined;
   /** Listeners dispatch put on this signal; they live on the exchange's signal until `close()` detaches them. */
   #listeners: Listener[] | undefined;
   #detached = false;
@@ -187,7 +206,7 @@ export class PostStream implements CancelSignal, EventListenerObject {
     const head = this.opened ? '' : this.#open();
     const frame = this.#frame(text);
     this.#ex.write(head + frame);
-    this.#busy = true;
+    this.#idle?.sent();
     const recent = this.#recent;
     if (recent === undefined) return;
     if (recent.push(frame) > RECENT_EVENTS) recent.shift();
@@ -202,22 +221,13 @@ export class PostStream implements CancelSignal, EventListenerObject {
     this.opened = true;
     const ex = this.#ex;
     ex.openStream(SSE_HEADERS);
-    this.#keepAlive = setInterval(keepAliveTick, this.#settings.keepAliveMs, this);
+    this.#idle = new IdleKeepAlive(ex);
+    this.#keepAlive = setInterval(keepAliveTick, this.#settings.keepAliveMs, this.#idle);
     if (!this.#isResumable) return '';
     this.#id = newStreamId();
     this.#settings.events.announce?.(this.#id, this.#owner.streamOwner);
     if (this.#session !== undefined) this.#recent = [];
     return `id: ${this.#id}-0\nretry: ${this.#settings.sseRetryMs}\ndata:\n\n`; // an id, a retry, empty data
-  }
-
-  /**
-   * Every keepAliveMs: a comment, unless events went out since the last tick. A busy stream needs
-   * none to stay open through proxies, and a fan-out to many streams is not doubled by a burst of
-   * them (the gap between writes stays under two ticks).
-   */
-  keepAlive(): void {
-    if (this.#busy) this.#busy = false;
-    else writeKeepAlive(this.#ex);
   }
 
   #stopKeepAlive(): void {
