@@ -345,8 +345,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     // Sealing the MRTR state needs the hashing, loaded on the first round.
     const loading = why === 'input' ? loadCrypto() : undefined;
     if (loading !== undefined) {
-      loading.then(() => this.#conclude() && this.#reply(this.#stopped(why)), (error: unknown) => this.#conclude() && this.#reply(this.#failure(error)));
-    } else if (this.#conclude()) this.#reply(this.#stopped(why));
+      loading.then(() => this.#conclude() && this.#replyAfterFanOut(this.#stopped(why)), (error: unknown) => this.#conclude() && this.#reply(this.#failure(error)));
+    } else if (this.#conclude()) this.#replyAfterFanOut(this.#stopped(why));
   }
 
   /** What an interrupted request answers: input_required (MRTR), nothing (cancelled), or an error. */
