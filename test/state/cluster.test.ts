@@ -127,15 +127,21 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
     const client = new ClientV1({ name: 'v1', version: '1' }, { capabilities: { elicitation: {} } });
     let asked = 0;
     client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: `Ada${++asked}` } }));
-    await client.connect(new TransportV1(new URL(lb.url)));
-    const runners = new Set<string>();
+    // Where each answer (a POSTed JSON-RPC response) lands, by the x-member header of its response.
+    const answers = landingRecorder((body) => body.id !== undefined && ('result' in body || 'error' in body) && body.method === undefined);
+    await client.connect(new TransportV1(new URL(lb.url), { fetch: answers.fetch }));
+    const runners: string[] = [];
     for (let i = 1; i <= 4; i++) {
       const result = await client.callTool({ name: 'ask', arguments: {} }, undefined, { timeout: 10_000 });
       const text = (result.content as { text: string }[])[0]!.text;
       expect(text).toMatch(new RegExp(`^hello Ada${i} \\(accept\\) from \\d+$`));
-      runners.add(text.split(' ').at(-1)!);
+      runners.push(text.split(' ').at(-1)!);
     }
-    expect(runners.size).toBeGreaterThan(1);
+    expect(new Set(runners).size).toBeGreaterThan(1);
+    const landed = await Promise.all(answers.landed);
+    expect(landed).toHaveLength(4);
+    // Round-robin puts each answer on another instance than the one waiting for it.
+    expect(landed.filter((member, i) => member !== runners[i]).length).toBeGreaterThanOrEqual(2);
     await client.close();
   });
 
