@@ -42,6 +42,8 @@ export interface ContextHost<Scope> {
   endStream(): void;
   /** Turns a task tool's call into a task now (see Context.task). */
   toTask(): void;
+  /** Once the call is a task: sets its statusMessage (from progress messages); undefined otherwise. */
+  readonly statusNote?: ((message: string) => void) | undefined;
   /** The handler's span when the server traces requests (the `telemetry` option). */
   readonly span?: TelemetrySpan | undefined;
   /** The platform's way to keep work alive after the response (Workers); undefined elsewhere. */
@@ -120,9 +122,13 @@ export class Context<Scope = unknown> {
     host.send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
   }
 
-  /** Reports progress when the client asked for it (a progressToken); values must increase, others are dropped. */
+  /**
+   * Reports progress when the client asked for it (a progressToken); values must increase, others are
+   * dropped. In a task, `message` also becomes the task's statusMessage (at most one write per poll interval).
+   */
   progress(progress: number, total?: number, message?: string): void {
     this.#host.touch();
+    if (message !== undefined) this.#host.statusNote?.(message); // a task shows it as its statusMessage
     const token = this.meta?.progressToken;
     if ((typeof token !== 'string' && typeof token !== 'number') || !(progress > this.#lastProgress)) return;
     this.#lastProgress = progress;

@@ -96,6 +96,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   get live(): boolean {
     return this.#task?.live ?? (!this.aborted && !this.ended);
   }
+  get statusNote(): ((message: string) => void) | undefined {
+    return this.#task?.statusNote;
+  }
   get principal(): string {
     return this.#principal;
   }

@@ -49,6 +49,13 @@ export class TaskHandOff {
 
   readonly #relay = (message: JsonRpcMessage): void => this.run.relay(message);
 
+  /** Once the call is a task (stored): where the handler's progress messages go as its statusMessage. */
+  get statusNote(): ((message: string) => void) | undefined {
+    return this.#storing ? this.#note : undefined;
+  }
+
+  readonly #note = (message: string): void => this.run.note(message);
+
   /** Stores the task now (2025, or `ctx.task()`), so input asked from here on waits in it. False when already stored. */
   store(): boolean {
     if (this.#storing) return false;

@@ -11,6 +11,7 @@ import type { TaskEnd, TaskError, TaskRecord } from '../state/task-store.js';
 import type { ClientCapabilities } from '../types.js';
 import { after, tooManyTasks, type LocalTask, type TaskService } from './service.js';
 import type { MaybePromise } from '../state/task-store.js';
+import { StatusNote } from './status-note.js';
 import { RELATED_TASK } from './wire.js';
 
 /**
@@ -46,6 +47,8 @@ export class TaskRun implements LocalTask, InputBroker {
   #unwatch: (() => void) | undefined;
   #count = 0;
   #done = false;
+  /** The handler's progress messages as the task's statusMessage (throttled to the poll interval). */
+  readonly #status: StatusNote;
 
   constructor(service: TaskService, host: TaskHost, principal: string, protocolVersion: string, ttlMs: number, capabilities: ClientCapabilities) {
     const now = Date.now();
@@ -65,6 +68,10 @@ export class TaskRun implements LocalTask, InputBroker {
     this.#service = service;
     this.#host = host;
     this.#capabilities = capabilities;
+    this.#status = new StatusNote((message) => {
+      const written = service.store.note(this.taskId, message);
+      if (written instanceof Promise) written.catch(() => {}); // a status message is a hint; the next one tries again
+    }, service.settings.pollIntervalMs);
   }
 
   get taskId(): string {
@@ -76,6 +83,11 @@ export class TaskRun implements LocalTask, InputBroker {
   /** The handler still runs for the task (not ended, cancelled or expired). */
   get running(): boolean {
     return !this.#done && !this.#host.signal.aborted;
+  }
+
+  /** A progress message of the handler, as the task's statusMessage while it runs. */
+  note(message: string): void {
+    if (this.running) this.#status.set(message);
   }
 
   /** 2025: a notification of the handler (progress, a log), tagged with the task, to the task's open `tasks/result` streams. */
@@ -193,6 +205,7 @@ export class TaskRun implements LocalTask, InputBroker {
   #release(): void {
     if (this.#done) return;
     this.#done = true;
+    this.#status.stop();
     this.#unwatch?.();
     this.#service.delete(this);
   }

@@ -214,4 +214,21 @@ describe('tasks extension (2026)', () => {
     await listening;
     expect(sent.filter((m) => m.method === 'notifications/tasks').map((m) => m.params.status)).toEqual(['completed']);
   });
+
+  it('a task\'s progress message becomes its statusMessage, with or without a progressToken', async () => {
+    const mcp = new MiniMCP<{ principal?: string }>({ name: 't', version: '1', onError: () => {} });
+    let finish = () => {};
+    mcp.tool('steps', { task: 'optional' }, async (_a, ctx) => {
+      await ctx.task();
+      ctx.progress(1, 2, 'halfway there'); // no progressToken: the message still reaches the task
+      await new Promise<void>((resolve) => (finish = resolve));
+      return 'stepped';
+    });
+    const dispatch = async (method: string, params: Record<string, unknown>) =>
+      ((await mcp.dispatch({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta(withTasks) } }, { scope: { principal: 'alice' } })).reply as any).result;
+    const { taskId } = await dispatch('tools/call', { name: 'steps' });
+    expect(await until(async () => (await dispatch('tasks/get', { taskId })).statusMessage, (m) => m !== undefined)).toBe('halfway there');
+    finish();
+    expect((await until(() => dispatch('tasks/get', { taskId }), (t) => t.status === 'completed')).result.content[0].text).toBe('stepped');
+  });
 });
