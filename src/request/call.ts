@@ -265,8 +265,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   }
 
   /**
-   * The outcome now, or (returning undefined) once the changes the handler raised reached a shared
-   * bus: its client cannot then see a change raised after the answer, on another instance, first.
+   * The outcome now, or (returning undefined) once what this instance published so far, the changes
+   * the handler raised among it, reached a shared bus: its client cannot then see a change raised
+   * after the answer, on another instance, first. Nothing in flight (always, in memory): at once.
    */
   #afterFanOut(outcome: Outcome): Outcome | undefined {
     const pending = this.#core.state.bus.pending?.();
