@@ -11,7 +11,7 @@ import type { Exchange } from './exchange.js';
 import { ACCEPTS_SSE, acceptedTypes } from './media-types.js';
 import type { Settings } from './options.js';
 import { isHttpError, refuse, refuseScope } from './refusals.js';
-import { IdleKeepAlive, SSE_HEADERS, streamOwner, writeKeepAlive } from './sse.js';
+import { IdleKeepAlive, SSE_HEADERS, streamOwner } from './sse.js';
 
 /** A GET that carries a session id or a Last-Event-ID (anything else is 405 at the gate). */
 export async function serveGet<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>): Promise<void> {
@@ -70,13 +70,17 @@ async function resume<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchan
   ex.write(`retry: ${settings.sseRetryMs}\n\n`); // sends the headers at once, even with nothing to replay
   for (const frame of missed) ex.write(frame);
   if (done) return ex.end();
-  const keepAlive = setInterval(writeKeepAlive, settings.keepAliveMs, ex);
+  const idle = new IdleKeepAlive(ex);
+  const keepAlive = setInterval(() => idle.tick(), settings.keepAliveMs);
   const gone = (): void => {
     clearInterval(keepAlive);
     letGo(); // the events stay for the next resume
   };
   const reader: StreamReader = {
-    write: (text) => ex.write(text),
+    write: (text) => {
+      ex.write(text);
+      idle.sent();
+    },
     end: () => {
       clearInterval(keepAlive);
       ex.signal.removeEventListener('abort', gone);

@@ -33,10 +33,6 @@ export interface StreamOwner {
   readonly streamPrincipal: string;
 }
 
-export function writeKeepAlive(ex: Exchange<unknown>): void {
-  if (!ex.signal.aborted) ex.write(KEEP_ALIVE);
-}
-
 /**
  * Keep-alive comments for an idle stream only: `sent()` after each event, `tick()` every keepAliveMs.
  * A busy stream needs none to stay open through proxies (the gap between writes stays under two
@@ -52,7 +48,7 @@ export class IdleKeepAlive {
 
   tick(): void {
     if (this.#busy) this.#busy = false;
-    else writeKeepAlive(this.ex);
+    else if (!this.ex.signal.aborted) this.ex.write(KEEP_ALIVE);
   }
 }
 
