@@ -120,7 +120,10 @@ http {
   let stderr = '';
   child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-1000)));
   const stop = async () => {
+    // Graceful first; a stream left open (an SSE response nobody closed) would hold that forever.
+    const fast = setTimeout(() => child.kill('SIGTERM'), 3_000);
     await stopChild(child, 'SIGQUIT');
+    clearTimeout(fast);
     rmSync(dir, { recursive: true, force: true });
   };
   // nginx prints nothing when it starts well: wait until it accepts connections.

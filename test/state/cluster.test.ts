@@ -6,7 +6,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { MiniMCP } from '../../src/index.js';
 import { redisState } from '../../src/redis/index.js';
 import { STATE_MEMBER, clusterAvailable, startCluster, type Balancer, type Cluster, type Member, type Redis } from './support/cluster.js';
@@ -130,6 +130,7 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
     // Where each answer (a POSTed JSON-RPC response) lands, by the x-member header of its response.
     const answers = landingRecorder((body) => body.id !== undefined && ('result' in body || 'error' in body) && body.method === undefined);
     await client.connect(new TransportV1(new URL(lb.url), { fetch: answers.fetch }));
+    onTestFinished(() => client.close()); // even on failure: an open client would hold nginx's graceful stop
     const runners: string[] = [];
     for (let i = 1; i <= 4; i++) {
       const result = await client.callTool({ name: 'ask', arguments: {} }, undefined, { timeout: 10_000 });
@@ -142,7 +143,6 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
     expect(landed).toHaveLength(4);
     // Round-robin puts each answer on another instance than the one waiting for it.
     expect(landed.filter((member, i) => member !== runners[i]).length).toBeGreaterThanOrEqual(2);
-    await client.close();
   });
 
   /**
@@ -225,12 +225,12 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
     const client = new ClientV2({ name: 'v2', version: '2' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: 'auto' } });
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Grace' } }));
     await client.connect(new TransportV2(new URL(lb.url)));
+    onTestFinished(() => client.close());
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     for (let i = 0; i < 3; i++) {
       const result = await client.callTool({ name: 'ask', arguments: {} });
       expect((result.content as { text: string }[])[0]!.text).toMatch(/^hello Grace \(accept\)/);
     }
-    await client.close();
   });
 
   it('client v2 (2026): listen() on every instance gets the changes raised on every instance exactly once, in the order the client raised them', async () => {
@@ -300,8 +300,10 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
     const v1 = new ClientV1({ name: 'v1', version: '1' }, { capabilities: { elicitation: {} } });
     v1.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'Ada' } }));
     await v1.connect(new TransportV1(new URL(lb.url)));
+    onTestFinished(() => v1.close());
     const v2 = new ClientV2({ name: 'v2', version: '2' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } });
     await v2.connect(new TransportV2(new URL(lb.url)));
+    onTestFinished(() => v2.close());
     const listens = await Promise.all([0, 1, 2].map(async (i) => {
       const response = await post(lb.url, request('subscriptions/listen', { notifications: { resourceSubscriptions: ['mem://a'] }, _meta: meta }, `rl-${i}`),
         { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' });
@@ -338,8 +340,6 @@ describe.skipIf(!available)('cluster: 3 instances, Redis, nginx round-robin', ()
       await listen.until((t) => t.includes('notifications/resources/updated'));
       await listen.cancel();
     }
-    await v1.close();
-    await v2.close();
   });
 
   // Last: it kills an instance.
