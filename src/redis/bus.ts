@@ -15,8 +15,8 @@ const PUBLISH_WAIT_MS = 2_000;
 export class RedisBus implements NotificationBus {
   readonly #local = new MemoryBus();
   readonly #channel: string;
+  /** The newest publish not yet acknowledged (none: undefined). */
   #last: Promise<void> | undefined;
-  #inFlight = 0;
 
   constructor(private readonly link: Link) {
     this.#channel = `${link.prefix}bus`;
@@ -33,9 +33,8 @@ export class RedisBus implements NotificationBus {
     );
     // One connection: when the last publish is acknowledged, every earlier one is too.
     this.#last = sent;
-    this.#inFlight++;
     void sent.then(() => {
-      if (--this.#inFlight === 0) this.#last = undefined;
+      if (this.#last === sent) this.#last = undefined;
     });
   }
 

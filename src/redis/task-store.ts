@@ -17,7 +17,7 @@ import { serializeMessage, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { CancelOutcome, TaskEnd, TaskInputRequest, TaskMessages, TaskPage, TaskRecord, TaskStore } from '../state/task-store.js';
 import type { Link } from './connection.js';
 import { SCRIPTS, type ScriptName } from './task-scripts.js';
-import { addToKeyedSet } from '../state/keyed-sets.js';
+import { addToKeyedSet, callEach } from '../state/keyed-sets.js';
 
 /** A task hash as a script returns it: strings, with the inputs and answers as hashes of JSON text. */
 interface Snapshot {
@@ -93,14 +93,7 @@ export class RedisTaskStore implements TaskStore {
 
   #deliver(streams: Set<(message: JsonRpcMessage) => void> | undefined, text: string): void {
     if (!streams) return; // no stream waits here: not even parsed
-    const message = JSON.parse(text) as JsonRpcMessage;
-    for (const send of [...streams]) {
-      try {
-        send(message);
-      } catch {
-        // One closed stream must not stop the others.
-      }
-    }
+    callEach([...streams], JSON.parse(text) as JsonRpcMessage);
   }
 
   /** Runs a script by its hash, loading it on the first use and again after a Redis restart (NOSCRIPT). */

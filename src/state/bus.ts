@@ -5,6 +5,7 @@
  */
 import { EncodedNotification, type RequestId } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/versions.js';
+import { callEach } from './keyed-sets.js';
 
 export type BusEvent =
   | { type: 'tools/list_changed' | 'prompts/list_changed' | 'resources/list_changed' }
@@ -27,13 +28,7 @@ export class MemoryBus implements NotificationBus {
   readonly #listeners = new Set<(event: BusEvent) => void>();
 
   publish(event: BusEvent): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch {
-        // One broken listener (a closed stream) must not stop the others.
-      }
-    }
+    callEach(this.#listeners, event);
   }
 
   subscribe(listener: (event: BusEvent) => void): () => void {

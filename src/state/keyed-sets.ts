@@ -8,3 +8,14 @@ export function addToKeyedSet<T>(sets: Map<string, Set<T>>, key: string, item: T
     if (set.size === 0 && sets.get(key) === set) sets.delete(key);
   };
 }
+
+/** Calls each listener with `value`; one that throws (a closed stream) does not stop the others. */
+export function callEach<T>(listeners: Iterable<(value: T) => void>, value: T): void {
+  for (const listener of listeners) {
+    try {
+      listener(value);
+    } catch {
+      // the others still get it
+    }
+  }
+}

@@ -6,7 +6,7 @@
 import { ErrorCode, McpError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { MaybePromise, TaskStore } from '../state/task-store.js';
-import { addToKeyedSet } from '../state/keyed-sets.js';
+import { addToKeyedSet, callEach } from '../state/keyed-sets.js';
 
 type Send = (message: JsonRpcMessage) => void;
 
@@ -89,13 +89,7 @@ export class TaskService {
   relay(taskId: string, message: JsonRpcMessage): void {
     const shared = this.store.messages;
     if (shared) return shared.publish(taskId, message);
-    for (const send of this.#streams.get(taskId) ?? []) {
-      try {
-        send(message);
-      } catch {
-        // One closed stream must not stop the others.
-      }
-    }
+    callEach(this.#streams.get(taskId) ?? [], message);
   }
 
   #tick(): void {
