@@ -272,13 +272,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   #afterFanOut(outcome: Outcome): Outcome | undefined {
     const pending = this.#core.state.bus.pending?.();
     if (pending === undefined) return outcome;
-    void pending.then(() => this.#reply(outcome));
+    void pending.then(() => this.#deliver(outcome));
     return undefined;
-  }
-
-  #replyAfterFanOut(outcome: Outcome): void {
-    const now = this.#afterFanOut(outcome);
-    if (now !== undefined) this.#reply(now);
   }
 
   /**
@@ -329,8 +324,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       if (why !== undefined) queueMicrotask(() => this.interrupted(why));
     }
     work.then(
-      (result) => this.#conclude() && this.#replyAfterFanOut(this.#result(result)),
-      (error: unknown) => this.#conclude() && this.#replyAfterFanOut(this.#failure(error)),
+      (result) => this.#conclude() && this.#reply(this.#result(result)),
+      (error: unknown) => this.#conclude() && this.#reply(this.#failure(error)),
     );
     return undefined;
   }
@@ -349,8 +344,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     // Sealing the MRTR state needs the hashing, loaded on the first round.
     const loading = why === 'input' ? loadCrypto() : undefined;
     if (loading !== undefined) {
-      loading.then(() => this.#conclude() && this.#replyAfterFanOut(this.#stopped(why)), (error: unknown) => this.#conclude() && this.#reply(this.#failure(error)));
-    } else if (this.#conclude()) this.#replyAfterFanOut(this.#stopped(why));
+      loading.then(() => this.#conclude() && this.#reply(this.#stopped(why)), (error: unknown) => this.#conclude() && this.#reply(this.#failure(error)));
+    } else if (this.#conclude()) this.#reply(this.#stopped(why));
   }
 
   /** What an interrupted request answers: input_required (MRTR), nothing (cancelled), or an error. */
@@ -391,8 +386,13 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     return this.cancelledByClient ? NO_REPLY : errorOutcome(this.id, internalError('Request cancelled'));
   }
 
-  /** An outcome that was not ready at once: the request finishes, then the sink gets it. */
+  /** An outcome that was not ready at once, once fanned out (see #afterFanOut): the request finishes, then the sink gets it. */
   #reply(outcome: Outcome): void {
+    const now = this.#afterFanOut(outcome);
+    if (now !== undefined) this.#deliver(now);
+  }
+
+  #deliver(outcome: Outcome): void {
     this.finish(outcome);
     try {
       this.#sink.deliver(outcome);
