@@ -44,18 +44,25 @@ export function notificationOf(event: BusEvent): { method: string; params?: { ur
     : { method: `notifications/${event.type}` };
 }
 
-/** Where the subscription id goes in an event's text, and the text on either side (per event). */
+/** Where the subscription id goes in an event's text. */
 const ID_SLOT = '\u0000subscription-id\u0000';
-const encodedParts = new WeakMap<BusEvent, readonly string[]>();
 
-function partsOf(event: BusEvent): readonly string[] {
-  let parts = encodedParts.get(event);
-  if (parts === undefined) {
+/** An event as a notification, and its text on either side of the subscription id: made once per event. */
+interface Encoded {
+  readonly method: string;
+  readonly params: { uri: string } | undefined;
+  readonly parts: readonly string[];
+}
+const encoded = new WeakMap<BusEvent, Encoded>();
+
+function encodedOf(event: BusEvent): Encoded {
+  let entry = encoded.get(event);
+  if (entry === undefined) {
     const { method, params } = notificationOf(event);
-    parts = JSON.stringify({ jsonrpc: '2.0', method, params: { ...params, _meta: { [META.subscriptionId]: ID_SLOT } } }).split(JSON.stringify(ID_SLOT));
-    encodedParts.set(event, parts);
+    const parts = JSON.stringify({ jsonrpc: '2.0', method, params: { ...params, _meta: { [META.subscriptionId]: ID_SLOT } } }).split(JSON.stringify(ID_SLOT));
+    encoded.set(event, (entry = { method, params, parts }));
   }
-  return parts;
+  return entry;
 }
 
 /**
@@ -64,8 +71,7 @@ function partsOf(event: BusEvent): readonly string[] {
  * stream) and each stream splices in its id: `idJson` is `JSON.stringify(id)`.
  */
 export function taggedNotification(event: BusEvent, id: RequestId, idJson: string): EncodedNotification {
-  const { method, params } = notificationOf(event);
-  const parts = partsOf(event);
+  const { method, params, parts } = encodedOf(event);
   const tagged = { ...params, _meta: { [META.subscriptionId]: id } };
   // The slot cannot occur in a URI's JSON text, but if it ever did, the split is not two parts: encode as usual.
   return new EncodedNotification(method, tagged, parts.length === 2 ? parts[0] + idJson + parts[1] : JSON.stringify({ jsonrpc: '2.0', method, params: tagged }));
