@@ -3,11 +3,11 @@ import type { CancelSignal } from './context/cancellation.js';
 import type { Context } from './context/context.js';
 import type { PrincipalQuota } from './context/principal.js';
 import type { ConcurrencyGate, IdleSweeper } from './request/limits.js';
-import type { MaybePromise, SessionPatch, SharedState } from './state/index.js';
+import type { SessionPatch, SharedState } from './state/index.js';
 import type { RequestStateCodec } from './context/request-state.js';
 import type { Connection, SessionCodec } from './context/sessions.js';
 import type { McpError } from './protocol/errors.js';
-import type { JsonObject, JsonRpcMessage, RequestId } from './protocol/jsonrpc.js';
+import type { JsonObject, RequestId } from './protocol/jsonrpc.js';
 import type { HeaderLookup } from './protocol/standard-headers.js';
 import type { ModernMeta } from './protocol/era.js';
 import type { Era } from './protocol/versions.js';
@@ -17,11 +17,11 @@ import type { ToolRegistry } from './primitives/tools.js';
 import type { Caller } from './primitives/visibility.js';
 import type { TaskService } from './tasks/service.js';
 import type { Telemetry } from './telemetry/types.js';
-import type { CacheHint, Implementation } from './types.js';
+import type { CacheHint, Implementation, MaybePromise, Send } from './types.js';
+
+export type { Send } from './types.js';
 
 export type { Connection } from './context/sessions.js';
-
-export type Send = (message: JsonRpcMessage) => void;
 
 /**
  * What a transport knows about one message beyond its bytes. Every field is optional: `handle()`
@@ -64,9 +64,6 @@ export interface MessageFacts<Scope = unknown> {
   /** Keeps the runtime working on a promise after the response (Workers' `ctx.waitUntil`); undefined where the process lives on anyway. */
   waitUntil?: (promise: Promise<unknown>) => void;
 }
-
-/** @deprecated The old name of MessageFacts. */
-export type HandleOptions<Scope = unknown> = MessageFacts<Scope>;
 
 /**
  * Receives an outcome that was not ready when `route()` returned: exactly once, later. An object

@@ -1,7 +1,7 @@
 /** MiniMCP's public surface. Transports live in their own subpaths (minimcp/stdio, minimcp/http, ...). */
 export { MiniMCP, type MiniMCPOptions } from './server.js';
 export type {
-  Connection, HandleOptions, Hooks, MessageFacts, Outcome, OutcomeSink, RequestInfo, Send, CacheSettings,
+  Connection, Hooks, MessageFacts, Outcome, OutcomeSink, RequestInfo, Send, CacheSettings,
 } from './core.js';
 export { decideEra } from './protocol/era.js';
 export { Context, getContext, type AskOptions, type ClientFacts } from './context/context.js';
@@ -31,7 +31,7 @@ export {
   MemoryBus, PendingRequests, RequestRegistry, EventStore, MemorySessionStore, resolveState,
   type SharedState, type BusEvent, type NotificationBus, type AnswerRoute, type CancelRoute, type Abortable,
   type SessionStore, type SessionState, type SessionPatch, type ReplayStore, type ReplayWriter, type ReplayCursor,
-  type StreamReader, type MaybePromise,
+  type StreamReader,
 } from './state/index.js';
 export { CancelledError, cancelKey } from './state/cancels.js';
 export * from './types.js';

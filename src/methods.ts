@@ -1,6 +1,5 @@
 /** The method table: each MCP request method, the eras it exists in, its capability gate and its handler. */
 import { taggedNotification, type BusEvent } from './state/bus.js';
-import type { MaybePromise } from './state/answers.js';
 import type { CacheSettings, Core, MethodCall, Send } from './core.js';
 import { overloaded } from './request/limits.js';
 import { ErrorCode, McpError, ProtocolError, invalidParams, internalError } from './protocol/errors.js';
@@ -16,6 +15,7 @@ import { hasCapability } from './context/client-requests.js';
 import { clientInfoOf } from './context/sessions.js';
 import { levelRank, type ClientCapabilities, type LoggingLevel } from './types.js';
 import { TASK_METHODS, declaresTasks, missingTasksExtension, watchTasks } from './tasks/methods.js';
+import type { MaybePromise } from './types.js';
 
 export interface MethodSpec {
   /** Which eras serve it: 2026 removed some methods and added others. */

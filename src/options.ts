@@ -7,7 +7,6 @@ import { RequestStateCodec, Signer } from './context/request-state.js';
 import { SessionCodec } from './context/sessions.js';
 import { ConcurrencyGate, IdleSweeper } from './request/limits.js';
 import type { CacheSettings, Core, RequestInfo } from './core.js';
-import type { NotificationBus } from './state/bus.js';
 import { resolveState, type SharedState } from './state/index.js';
 import type { TaskStore } from './state/task-store.js';
 import { TaskService, type TaskSettings } from './tasks/service.js';
@@ -64,8 +63,6 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   toJsonSchema?: JsonSchemaConverter;
   /** Advertise a primitive even before anything is registered (for servers that register later). */
   capabilities?: { tools?: boolean; prompts?: boolean; resources?: boolean };
-  /** @deprecated Use `state: { bus }`. */
-  bus?: NotificationBus;
   /**
    * The state that outlives one request (notification bus, 2025 answers, cancels, sessions, SSE
    * replay, tasks): in memory by default. `redisState()` from minimcp/redis shares it between instances.
@@ -154,7 +151,7 @@ function taskService(options: NonNullable<MiniMCPOptions['tasks']>, shared: Task
 
 /** The state pieces (memory by default); shared ones need the secret every instance signs with. */
 function stateOf(options: MiniMCPOptions<never>): SharedState {
-  const state = resolveState({ bus: options.bus, ...options.state });
+  const state = resolveState(options.state ?? {});
   if (state.shared && options.requestState?.secret === undefined) {
     throw new TypeError('MiniMCP: shared state needs requestState.secret (the same on every instance), or sessions and MRTR state signed on one instance will not open on another');
   }

@@ -1,5 +1,11 @@
 /** MCP wire shapes MiniMCP reads or writes (the subset a server needs; extra fields pass through). */
-import type { JsonObject } from './protocol/jsonrpc.js';
+import type { JsonObject, JsonRpcMessage } from './protocol/jsonrpc.js';
+
+/** A value now, or a promise of it: the synchronous path stays synchronous when a step needs no wait. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** The channel back to one client: notifications and 2025 server requests tied to a message. */
+export type Send = (message: JsonRpcMessage) => void;
 
 export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 export const LOGGING_LEVELS: readonly LoggingLevel[] = [

@@ -9,8 +9,9 @@ import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { SchemaLike } from '../schema/standard-schema.js';
 import type { MiniMCP } from '../server.js';
 import type { ResourceOptions } from './resources.js';
-import type { MaybePromise, ToolHandler, ToolOptions } from './tools.js';
+import type { ToolHandler, ToolOptions } from './tools.js';
 import type { Caller } from './visibility.js';
+import type { MaybePromise } from '../types.js';
 
 /** The MIME type of an app's HTML. */
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';

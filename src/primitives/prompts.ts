@@ -6,10 +6,9 @@ import {
   compileSchema, type CompiledSchema, type InferOutput, type JsonSchemaConverter, type SchemaLike,
   type StandardSchemaV1,
 } from '../schema/standard-schema.js';
-import type { GetPromptResult, Icon } from '../types.js';
+import type { GetPromptResult, Icon, MaybePromise } from '../types.js';
 import type { Completer } from './completions.js';
 import { toPromptResult } from './content.js';
-import type { MaybePromise } from './tools.js';
 import { Registry } from './registry.js';
 import type { Caller, Visibility, VisibleRule } from './visibility.js';
 

@@ -5,10 +5,9 @@
 import type { Context } from '../context/context.js';
 import { ResourceNotFoundError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { Annotations, CacheHint, Icon, ReadResourceResult } from '../types.js';
+import type { Annotations, CacheHint, Icon, MaybePromise, ReadResourceResult } from '../types.js';
 import type { Completer } from './completions.js';
 import { toReadResult } from './content.js';
-import type { MaybePromise } from './tools.js';
 import { Registry } from './registry.js';
 import type { TemplateVariableName, TemplateVariables } from './template-variables.js';
 import { canonicalUri, parseUriTemplate, type UriTemplate } from './uri-template.js';

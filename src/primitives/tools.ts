@@ -7,12 +7,11 @@ import {
   compileSchema, type CompiledSchema, type InferOutput, type JsonSchema, type JsonSchemaConverter, type SchemaLike, type StandardSchemaV1, type Validation,
 } from '../schema/standard-schema.js';
 import type { FromJsonSchema } from '../schema/json-schema-types.js';
-import type { CallToolResult, ClientCapabilities, Icon, ToolAnnotations } from '../types.js';
+import type { CallToolResult, ClientCapabilities, Icon, MaybePromise, ToolAnnotations } from '../types.js';
 import { structuredOf, toToolResult, toolError, withStructured } from './content.js';
 import { Registry } from './registry.js';
 import type { Visibility, VisibleRule } from './visibility.js';
 
-export type MaybePromise<T> = T | Promise<T>;
 export type ToolArgs<In> = In extends StandardSchemaV1 ? InferOutput<In> : In extends JsonSchema ? ArgsOf<FromJsonSchema<In>> : Record<string, unknown>;
 /** CallToolResult stays outside the conditional, so a returned result literal keeps its contextual type ('text'). */
 export type ToolReturn<Out> =

@@ -23,10 +23,11 @@ import { overloaded, type Waiter } from './limits.js';
 import { NO_REPLY, errorOutcome, failureOutcome, resultOutcome, shape } from './outcome.js';
 import { TaskHandOff } from '../tasks/hand-off.js';
 import { TaskRun } from '../tasks/task-run.js';
-import { ownerKey, type MaybePromise } from '../state/answers.js';
+import { ownerKey } from '../state/answers.js';
 import { applySession, patchConnection, type SessionPatch } from '../state/sessions.js';
 import { RequestTrace } from '../telemetry/request-trace.js';
 import type { TelemetrySpan } from '../telemetry/types.js';
+import type { MaybePromise } from '../types.js';
 
 export { ownerKey } from '../state/answers.js';
 

@@ -7,8 +7,8 @@
 import type { CancelSignal } from '../context/cancellation.js';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import { UserError } from '../protocol/errors.js';
+import type { MaybePromise } from '../types.js';
 
-export type MaybePromise<T> = T | Promise<T>;
 
 /** The seam: the in-memory default serves one process; a shared one routes answers between instances. */
 export interface AnswerRoute {

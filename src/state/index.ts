@@ -44,7 +44,7 @@ export function resolveState(parts: Partial<SharedState> = {}): SharedState {
   };
 }
 
-export type { AnswerRoute, MaybePromise } from './answers.js';
+export type { AnswerRoute } from './answers.js';
 export type { BusEvent, NotificationBus } from './bus.js';
 export type { Abortable, CancelRoute } from './cancels.js';
 export type { ReplayCursor, ReplayStore, ReplayWriter, StreamReader } from './replay.js';

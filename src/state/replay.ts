@@ -8,8 +8,8 @@
  * dropped first, so one client cannot evict everyone's), and a TTL after the request finished.
  * No node: imports: the fetch handler uses it too.
  */
+import type { MaybePromise } from '../types.js';
 
-import type { MaybePromise } from './answers.js';
 
 /** Where a stream whose response ended keeps its events: frames numbered consecutively. */
 export interface ReplayWriter {

@@ -5,8 +5,7 @@
  * not on a connection object. stdio keeps its own Connection and never uses it.
  */
 import type { Connection } from '../context/sessions.js';
-import type { LoggingLevel } from '../types.js';
-import type { MaybePromise } from './answers.js';
+import type { LoggingLevel, MaybePromise } from '../types.js';
 
 export interface SessionState {
   logLevel?: LoggingLevel;

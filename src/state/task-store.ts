@@ -7,8 +7,8 @@
  * process pays nothing for the seam.
  */
 import type { JsonObject, JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { MaybePromise } from '../types.js';
 
-export type MaybePromise<T> = T | Promise<T>;
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 

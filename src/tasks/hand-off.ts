@@ -7,9 +7,9 @@ import { MrtrBroker, type InputBroker } from '../context/client-requests.js';
 import type { Outcome } from '../core.js';
 import type { JsonObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import { resultOutcome } from '../request/outcome.js';
-import type { MaybePromise } from '../state/task-store.js';
 import type { TaskRun } from './task-run.js';
 import { createTaskResult, legacyTask } from './wire.js';
+import type { MaybePromise } from '../types.js';
 
 /** What the hand-off needs of its request: to stop waiting on the handler, and to turn its end into an outcome. */
 export interface HandOffHost {

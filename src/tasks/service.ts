@@ -5,10 +5,10 @@
  */
 import { ErrorCode, McpError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { MaybePromise, TaskStore } from '../state/task-store.js';
+import type { TaskStore } from '../state/task-store.js';
 import { addToKeyedSet, callEach } from '../state/keyed-sets.js';
+import type { MaybePromise, Send } from '../types.js';
 
-type Send = (message: JsonRpcMessage) => void;
 
 export interface TaskSettings {
   /** TTL when the client names none (2025 `task.ttl`); 2026 tasks always get it. Default 1 hour. */

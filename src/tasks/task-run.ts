@@ -8,9 +8,8 @@ import { ErrorCode, ProtocolError, UserError } from '../protocol/errors.js';
 import { isObject, type JsonObject, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { CancelledError } from '../state/cancels.js';
 import type { TaskEnd, TaskError, TaskRecord } from '../state/task-store.js';
-import type { ClientCapabilities } from '../types.js';
+import type { ClientCapabilities, MaybePromise } from '../types.js';
 import { after, tooManyTasks, type LocalTask, type TaskService } from './service.js';
-import type { MaybePromise } from '../state/task-store.js';
 import { StatusNote } from './status-note.js';
 import { RELATED_TASK } from './wire.js';
 

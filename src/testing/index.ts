@@ -18,7 +18,7 @@ import type {
 
 export type TestEra = '2025-11-25' | '2026-07-28';
 
-type MaybePromise<T> = T | Promise<T>;
+import type { MaybePromise } from '../types.js';
 
 export interface TestClientOptions<Scope> {
   /** The protocol revision to speak. Default '2025-11-25'. */
