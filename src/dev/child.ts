@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { MiniMCP } from '../server.js';
 import { createNodeHandler, type RunningServer, type ServeOptions } from '../transports/http/node.js';
 import { describeLoadError, type LoadError } from './code-frame.js';
-import { DEV_HOOK, type DevHook } from './hook.js';
+import { installServeOverride } from '../transports/http/serve-override.js';
 
 /**
  * Warms the spare: the user's module imports the same MiniMCP modules, so they load now, while the
@@ -50,8 +50,7 @@ async function serveForDev<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Sco
 
 async function main(file: string): Promise<void> {
   // A module that calls serve() itself (minimcp/node) is served through this hook instead.
-  const hook: DevHook<MiniMCP<unknown>, ServeOptions<unknown>, RunningServer> = { serve: serveForDev };
-  (globalThis as Record<symbol, unknown>)[DEV_HOOK] = hook;
+  installServeOverride<MiniMCP<unknown>, ServeOptions<unknown>, RunningServer>({ serve: serveForDev });
   await warmUp;
   const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
   if (served) return;

@@ -9,7 +9,7 @@ import type { MiniMCP } from '../../server.js';
 import { Cancellation } from '../../context/cancellation.js';
 import type { Idle } from '../../request/limits.js';
 import { bodyBudget } from './body-budget.js';
-import { DEV_HOOK, type DevHook } from '../../dev/hook.js';
+import { serveOverride } from './serve-override.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { backlogExceeded, resolveSettings, type HttpOptions, type Settings } from './options.js';
 import { LINGER_BYTES, LINGER_MS, worthDraining } from './linger.js';
@@ -281,8 +281,8 @@ const NOT_FOUND = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -326
 export function serve<Scope>(mcp: MiniMCP<Scope>, ...options: ScopedOptions<Scope, ServeOptions<NoInfer<Scope>>>): Promise<RunningServer>;
 export async function serve<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Scope> = {}): Promise<RunningServer> {
   // Under `minimcp dev` the dev server owns the address (src/dev/child.ts).
-  const dev = (globalThis as Record<symbol, DevHook<MiniMCP<Scope>, ServeOptions<Scope>, RunningServer> | undefined>)[DEV_HOOK];
-  if (dev) return dev.serve(mcp, options);
+  const override = serveOverride<MiniMCP<Scope>, ServeOptions<Scope>, RunningServer>();
+  if (override) return override.serve(mcp, options);
   const { port = 0, host = '127.0.0.1', path = '/mcp', requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, maxConnections, ...handlerOptions } = options;
   if (!path.startsWith('/')) throw new TypeError(`serve() option path must start with "/", got ${path}`);
   const requestTimeout = serverLimit(options, 'requestTimeoutMs', 60_000);
