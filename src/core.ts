@@ -7,7 +7,7 @@ import type { SessionPatch, SharedState } from './state/index.js';
 import type { RequestStateCodec } from './context/request-state.js';
 import type { Connection, SessionCodec } from './context/sessions.js';
 import type { McpError } from './protocol/errors.js';
-import type { JsonObject, RequestId } from './protocol/jsonrpc.js';
+import type { JsonObject, JsonRpcResponse, RequestId } from './protocol/jsonrpc.js';
 import type { HeaderLookup } from './protocol/standard-headers.js';
 import type { ModernMeta } from './protocol/era.js';
 import type { Era } from './protocol/versions.js';
@@ -75,7 +75,8 @@ export interface OutcomeSink {
 
 /** What one message produced: the reply (none for notifications) and its HTTP status. */
 export interface Outcome {
-  reply: JsonObject | undefined;
+  /** The JSON-RPC response to send; undefined for a notification, a client response or a cancelled request. */
+  reply: JsonRpcResponse | undefined;
   status: number;
   /** A new 2025 session id for the client (only when the facts said `sessions: true`): HTTP sends it as `Mcp-Session-Id`. */
   session?: string;

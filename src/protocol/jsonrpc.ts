@@ -20,16 +20,20 @@ export interface JsonRpcErrorObject {
   message: string;
   data?: unknown;
 }
-export interface JsonRpcResultResponse {
+// Type aliases, not interfaces: a response is then also a JsonObject (what handle() returns), and the
+// `?: never` members let code read `reply.error` / `reply.result` on either kind without a cast.
+export type JsonRpcResultResponse = {
   jsonrpc: '2.0';
   id: RequestId;
   result: JsonObject;
-}
-export interface JsonRpcErrorResponse {
+  error?: never;
+};
+export type JsonRpcErrorResponse = {
   jsonrpc: '2.0';
   id: RequestId | null;
   error: JsonRpcErrorObject;
-}
+  result?: never;
+};
 export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 

@@ -11,11 +11,11 @@ import { errorResponse, resultResponse, type JsonObject, type RequestId } from '
 export const NO_REPLY: Outcome = { reply: undefined, status: 202 };
 
 export function errorOutcome(id: RequestId | null, error: McpError): Outcome {
-  return { reply: errorResponse(id, error) as unknown as JsonObject, status: error.httpStatus ?? 200 };
+  return { reply: errorResponse(id, error), status: error.httpStatus ?? 200 };
 }
 
 export const resultOutcome = (id: RequestId, result: JsonObject): Outcome =>
-  ({ reply: resultResponse(id, result) as unknown as JsonObject, status: 200 });
+  ({ reply: resultResponse(id, result), status: 200 });
 
 /** Maps anything thrown to a protocol error; unexpected errors are logged, never sent with a stack. */
 export function toMcpError<Scope>(core: Core<Scope>, error: unknown, request: RequestInfo, modern: boolean): McpError {

@@ -105,7 +105,7 @@ class StdioStream<Scope> implements StdioConnection, OutcomeSink {
   /** A request's outcome, at once or later. */
   deliver({ reply }: Outcome): void {
     try {
-      if (reply !== undefined) this.send(reply as unknown as JsonRpcMessage);
+      if (reply !== undefined) this.send(reply);
     } finally {
       if (--this.#active === 0) this.#drained?.(); // counted even if the write failed, so shutdown never waits for it
     }
