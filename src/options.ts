@@ -2,6 +2,7 @@
  * The server's options: what each one means, its checks and defaults, and the pieces of the core
  * built from them (state, limits, tasks). Kept apart from server.ts, which registers and dispatches.
  */
+import { positiveInt } from './option-checks.js';
 import { PrincipalQuota } from './context/principal.js';
 import { RequestStateCodec, Signer } from './context/request-state.js';
 import { SessionCodec } from './context/sessions.js';
@@ -118,14 +119,6 @@ const DEFAULT_CACHE: CacheSettings = {
   reads: { ttlMs: 0, cacheScope: 'private' },
 };
 
-function positiveInt(options: object, name: string, fallback: number, max = 2_147_483_647): number {
-  const value = (options as Record<string, unknown>)[name] ?? fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-    throw new TypeError(`MiniMCP option ${name} must be an integer from 1 to ${max}, got ${String(value)}`);
-  }
-  return value;
-}
-
 function errorMessageOption(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || value.trim() === '') throw new TypeError(`MiniMCP option errorMessage must be a non-empty string, got ${String(value)}`);
@@ -181,7 +174,7 @@ export function wire(options: MiniMCPOptions<never>): Wired {
       maxConcurrency,
       positiveInt(options, 'maxQueue', maxConcurrency * 4),
       positiveInt(options, 'queueTimeoutMs', 5_000),
-      positiveInt(options, 'maxConcurrencyPerPrincipal', Math.ceil(maxConcurrency / 2), maxConcurrency),
+      positiveInt(options, 'maxConcurrencyPerPrincipal', Math.ceil(maxConcurrency / 2), { max: maxConcurrency }),
     ),
     idle: new IdleSweeper(idleTimeoutMs),
     streams: new PrincipalQuota(positiveInt(options, 'maxStreams', 1_000), positiveInt(options, 'maxStreamsPerPrincipal', 10)),
@@ -190,7 +183,7 @@ export function wire(options: MiniMCPOptions<never>): Wired {
     tasks: taskService(options.tasks ?? {}, state.tasks),
     telemetry: options.telemetry,
     settings: {
-      pageSize: positiveInt(options, 'pageSize', 100, 10_000),
+      pageSize: positiveInt(options, 'pageSize', 100, { max: 10_000 }),
       idleTimeoutMs,
       clientRequestTimeoutMs: positiveInt(options, 'clientRequestTimeoutMs', 300_000),
       cache,

@@ -3,6 +3,7 @@
  * the shared exchange logic directly (no Web Request/Response on this hot path), and its event
  * listeners are module-level functions that find their exchange through a symbol: no closures per request.
  */
+import { positiveInt, type IntLimits } from '../../option-checks.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MiniMCP } from '../../server.js';
@@ -259,14 +260,6 @@ export interface ServeOptions<Scope> extends NodeHandlerOptions<Scope> {
   maxConnections?: number;
 }
 
-function serverLimit(options: ServeOptions<unknown>, name: 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs' | 'maxConnections', fallback: number): number {
-  const value = options[name] ?? fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new TypeError(`serve() option ${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
-}
-
 export interface RunningServer {
   /** The endpoint's URL, e.g. http://127.0.0.1:3000/mcp. */
   readonly url: string;
@@ -276,6 +269,7 @@ export interface RunningServer {
 }
 
 const NOT_FOUND = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Not Found' } });
+const SERVE: IntLimits = { owner: 'serve() option' };
 
 /** Serves one MiniMCP instance over HTTP on its own node:http server. */
 export function serve<Scope>(mcp: MiniMCP<Scope>, ...options: ScopedOptions<Scope, ServeOptions<NoInfer<Scope>>>): Promise<RunningServer>;
@@ -285,8 +279,8 @@ export async function serve<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Sc
   if (override) return override.serve(mcp, options);
   const { port = 0, host = '127.0.0.1', path = '/mcp', requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, maxConnections, ...handlerOptions } = options;
   if (!path.startsWith('/')) throw new TypeError(`serve() option path must start with "/", got ${path}`);
-  const requestTimeout = serverLimit(options, 'requestTimeoutMs', 60_000);
-  const headersTimeout = Math.min(serverLimit(options, 'headersTimeoutMs', 15_000), requestTimeout); // node requires <=
+  const requestTimeout = positiveInt(options, 'requestTimeoutMs', 60_000, SERVE);
+  const headersTimeout = Math.min(positiveInt(options, 'headersTimeoutMs', 15_000, SERVE), requestTimeout); // node requires <=
   const handler = createNodeHandler(mcp as MiniMCP<unknown>, handlerOptions); // the public signature checked the scope already
   // Node checks the two timeouts above on this interval (its default, 30 s, would let a trickle live 50% longer).
   const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: 5_000 }, (req, res) => {
@@ -296,8 +290,8 @@ export async function serve<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Sc
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(NOT_FOUND);
   });
-  server.keepAliveTimeout = serverLimit(options, 'keepAliveTimeoutMs', 5_000);
-  server.maxConnections = serverLimit(options, 'maxConnections', 2_048);
+  server.keepAliveTimeout = positiveInt(options, 'keepAliveTimeoutMs', 5_000, SERVE);
+  server.maxConnections = positiveInt(options, 'maxConnections', 2_048, SERVE);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -3,6 +3,7 @@ import type { ReplayStore } from '../../state/replay.js';
 import { corsRule, type CorsOptions, type CorsRule } from './cors.js';
 import { IdleSweeper } from '../../request/limits.js';
 import { hostRule, type HostRule } from './origin.js';
+import { positiveInt, type IntLimits } from '../../option-checks.js';
 
 export interface DnsRebindingOptions {
   /**
@@ -76,15 +77,7 @@ export interface Settings {
 
 const DEFAULT_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
-type NumericOption = 'maxBodyBytes' | 'maxBufferedBytes' | 'bodyTimeoutMs' | 'keepAliveMs' | 'sseRetryMs' | 'retryAfterSeconds' | 'maxStreamBacklogBytes';
-
-function positive(options: HttpOptions, name: NumericOption, fallback: number): number {
-  const value = options[name] ?? fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new TypeError(`HTTP option ${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
-}
+const HTTP: IntLimits = { owner: 'HTTP option' };
 
 /** `events`: the server's replay store (`mcp.state.replay`), shared by every handler of that server. */
 export function resolveSettings(options: HttpOptions = {}, events: ReplayStore): Settings {
@@ -93,16 +86,16 @@ export function resolveSettings(options: HttpOptions = {}, events: ReplayStore):
   const dns = options.dnsRebinding;
   return {
     streamable: mode === 'streamable',
-    maxBodyBytes: positive(options, 'maxBodyBytes', 4 * 1024 * 1024),
-    maxBufferedBytes: positive(options, 'maxBufferedBytes', 64 * 1024 * 1024),
-    bodyDeadline: new IdleSweeper(positive(options, 'bodyTimeoutMs', 30_000)),
-    keepAliveMs: positive(options, 'keepAliveMs', 15_000),
-    maxStreamBacklogBytes: positive(options, 'maxStreamBacklogBytes', 4 * 1024 * 1024),
-    sseRetryMs: positive(options, 'sseRetryMs', 1000),
+    maxBodyBytes: positiveInt(options, 'maxBodyBytes', 4 * 1024 * 1024, HTTP),
+    maxBufferedBytes: positiveInt(options, 'maxBufferedBytes', 64 * 1024 * 1024, HTTP),
+    bodyDeadline: new IdleSweeper(positiveInt(options, 'bodyTimeoutMs', 30_000, HTTP)),
+    keepAliveMs: positiveInt(options, 'keepAliveMs', 15_000, HTTP),
+    maxStreamBacklogBytes: positiveInt(options, 'maxStreamBacklogBytes', 4 * 1024 * 1024, HTTP),
+    sseRetryMs: positiveInt(options, 'sseRetryMs', 1000, HTTP),
     events,
     hosts: dns === false ? undefined : hostRule(dns?.allowedHosts ?? DEFAULT_HOSTS, dns?.allowedOrigins),
     cors: corsRule(options.cors),
-    retryAfter: String(positive(options, 'retryAfterSeconds', 1)),
+    retryAfter: String(positiveInt(options, 'retryAfterSeconds', 1, HTTP)),
     onError: options.onError ?? ((error) => console.error('[minimcp] http transport failed:', error)),
   };
 }
