@@ -31,6 +31,10 @@ import {
   type NotificationHandler, type NotificationOptions,
 } from './extension.js';
 
+import { SkillSet } from './skills/serve.js';
+import { oneSkill, serveSkills, skillsUnder, type SkillOptions } from './skills/register.js';
+import type { SkillDefinition } from './skills/skill.js';
+
 export type { MiniMCPOptions } from './options.js';
 
 /** A capability some method declares, in the eras it is served, for the callers who may use it. */
@@ -46,6 +50,7 @@ export class MiniMCP<Scope = unknown> {
   #capabilities: Partial<Record<Era, JsonObject>> = {};
   readonly #methods = new MethodTable(BUILT_IN_METHODS);
   readonly #declared: Declared<Scope>[] = [];
+  #skills: SkillSet<Scope> | undefined;
   #nextId = 0;
 
   constructor(options: MiniMCPOptions<Scope>) {
@@ -150,6 +155,34 @@ export class MiniMCP<Scope = unknown> {
   notification<const P extends SchemaLike | undefined = undefined>(name: string, options: NotificationOptions<P>, handler: NotificationHandler<NoInfer<P>>): this {
     this.#methods.addNotification(name, notificationSpec(name, options as NotificationOptions<SchemaLike | undefined>, handler as NotificationHandler<unknown>));
     return this;
+  }
+
+  /**
+   * Serves every skill under `root` (SEP-2640, Skills over MCP): each directory holding a SKILL.md is a
+   * skill at `skill://<its path under root>`. Files are read and checked now (frontmatter, names, the
+   * extension's limits); an error names the file and the rule, and then nothing of it is served.
+   * See docs/skills.md.
+   */
+  async skills(root: string | URL, options: SkillOptions<Scope> = {}): Promise<this> {
+    const skills = await skillsUnder(root, options);
+    serveSkills(this.#skillSet(options), this, skills);
+    return this;
+  }
+
+  /** Serves one skill: a directory (its name is the directory's), or `{ path, files }` for skills that are not files. */
+  async skill(source: string | URL | SkillDefinition<Scope>, options: SkillOptions<Scope> = {}): Promise<this> {
+    const skill = await oneSkill(source, options);
+    serveSkills(this.#skillSet(options), this, [skill]);
+    return this;
+  }
+
+  #skillSet(options: SkillOptions<Scope>): SkillSet<Scope> {
+    const directoryRead = options.directoryRead ?? this.#skills?.directoryRead ?? true;
+    if (this.#skills !== undefined && directoryRead !== this.#skills.directoryRead) {
+      throw new Error('directoryRead is decided by the first skills registration of a server');
+    }
+    const { pageSize, cache } = this.#core.settings;
+    return (this.#skills ??= new SkillSet<Scope>(this, { directoryRead, pageSize, listCache: cache.resources, getCache: cache.reads }));
   }
 
   /** Adds hooks around dispatch (logging, metrics, rate limits, authorization). */
