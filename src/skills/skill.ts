@@ -100,7 +100,7 @@ function directoriesOf<Scope>(root: string, files: readonly ServedFile<Scope>[])
     if (file.size !== undefined) meta.size = file.size;
     directories.get(dir)!.push(meta);
   }
-  for (const children of directories.values()) children.sort((a, b) => String(a.uri).localeCompare(String(b.uri)));
+  for (const children of directories.values()) children.sort((a, b) => (String(a.uri) < String(b.uri) ? -1 : 1)); // by code unit, as the entry's files
   return directories;
 }
 
