@@ -20,6 +20,9 @@ const SETS = ['2025-11-25', '2026-07-28'];
 const READY_MS = 20_000;
 
 const FIXTURE = 'examples/conformance/server.ts';
+// Scenarios that must pass in full: a SKIPPED check fails them (the suite itself counts a skip as a pass,
+// so a fixture serving no skills "passed" them with every check skipped).
+const STRICT = new Set(['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory']);
 
 let opt;
 try {
@@ -107,8 +110,9 @@ function plan() {
     if (!runs.length) runs.push({ label: opt.scenario, args: ['--scenario', opt.scenario] });
     return runs.map((r) => ({ ...r, scored: [opt.scenario], notScored: new Map() }));
   }
-  // The two scored sets, then every scenario the suite has (tasks among them), against the baseline.
-  return [...SETS.map((s) => ({ label: s, args: ['--requirements', s], ...requirements(s) })), suiteRun('all')];
+  // The two scored sets, every scenario the suite has (tasks among them) against the baseline, then the
+  // pending suite (the skills scenarios among them, strict).
+  return [...SETS.map((s) => ({ label: s, args: ['--requirements', s], ...requirements(s) })), suiteRun('all'), suiteRun('pending')];
 }
 
 
@@ -168,21 +172,21 @@ function report(run, results) {
   const names = results.size ? [...results.keys(), ...(run.scored ?? []).filter((n) => !results.has(n))] : [];
   let passed = 0, failed = results.size ? 0 : run.scored?.length ?? 0;
   console.log(`\n== ${run.label} ==`);
-  console.log(results.size ? `  ${'scenario'.padEnd(48)} pass fail warn` : '  (the suite wrote no results)');
+  console.log(results.size ? `  ${'scenario'.padEnd(48)} pass fail warn skip` : '  (the suite wrote no results)');
   for (const name of names) {
     const checks = results.get(name);
     const counted = run.scored ? run.scored.includes(name) : !run.baseline.has(name);
     const expected = (c) => run.baseline?.has(`${name}:${c.id}`);
-    const fails = (checks ?? []).filter((c) => c.status === 'FAILURE' && !expected(c));
+    const fails = (checks ?? []).filter((c) => (c.status === 'FAILURE' || (STRICT.has(name) && c.status === 'SKIPPED')) && !expected(c));
     // The suite's tier rule: passed means no FAILURE *and* at least one SUCCESS (warnings alone fail).
     const ok = checks && fails.length === 0 && checks.some((c) => c.status === 'SUCCESS');
     if (counted) ok ? passed++ : failed++;
     const n = (st) => String((checks ?? []).filter((c) => c.status === st).length).padStart(4);
     const note = !checks ? '  MISSING: the suite wrote no result'
       : counted ? '' : `  (not scored: ${run.notScored.get(name) ?? (run.baseline?.has(name) ? 'in expected-failures.yaml' : 'not in set')})`;
-    console.log(`${ok ? '✓' : '✗'} ${name.padEnd(48)} ${n('SUCCESS')} ${n('FAILURE')} ${n('WARNING')}${note}`);
+    console.log(`${ok ? '✓' : '✗'} ${name.padEnd(48)} ${n('SUCCESS')} ${n('FAILURE')} ${n('WARNING')} ${n('SKIPPED')}${note}`);
     for (const c of checks ?? []) {
-      if (c.status === 'FAILURE' || ((opt.verbose || !ok) && c.status === 'WARNING')) console.log(`      ${c.status} ${c.id}: ${oneLine(c)}`);
+      if (fails.includes(c) || ((opt.verbose || !ok) && c.status === 'WARNING')) console.log(`      ${c.status} ${c.id}: ${oneLine(c)}`);
     }
   }
   console.log(`${run.label}: ${passed}/${passed + failed} scored scenarios passed`);

@@ -121,6 +121,8 @@ export interface Core<Scope> {
   readonly stateCodec: RequestStateCodec;
   readonly sessions: SessionCodec;
   readonly hooks: Hooks<Scope>[];
+  /** This server's request methods and client notifications: the built-ins and what `mcp.method()` added. */
+  readonly methods: MethodLookup;
   /** Tasks: the store, this instance's id and the task settings. */
   readonly tasks: TaskService;
   /** Traces and metrics (the `telemetry` option); undefined: none, and no work per request. */
@@ -161,4 +163,40 @@ export interface MethodCall<Scope> {
   planTask(ttlMs: number, immediate: boolean): void;
   /** 2025: keeps a change to the session (log level, subscriptions) for its later requests, on any instance. */
   remember(patch: SessionPatch): MaybePromise<void>;
+}
+
+export interface MethodSpec {
+  /** Which eras serve it: 2026 removed some methods and added others. */
+  readonly eras: 'legacy' | 'modern' | 'both';
+  /** The capability gate: a method behind an unadvertised capability is -32601. */
+  // biome-ignore lint/suspicious/noExplicitAny: the method table is internal and serves every Scope (as src/methods.ts)
+  readonly enabled?: (core: Core<any>) => boolean;
+  /** 2026 cache hints stamped on its result: one of the server's settings, or the method's own. */
+  readonly cache?: keyof CacheSettings | CacheHint;
+  /** 2026: may answer `input_required` (MRTR). */
+  readonly mrtr?: boolean;
+  /** Long-lived (listen): no idle timeout, no concurrency slot. */
+  readonly stream?: boolean;
+  // biome-ignore lint/suspicious/noExplicitAny: the method table is internal and serves every Scope (as src/methods.ts)
+  run(core: Core<any>, call: MethodCall<any>): Promise<JsonObject> | JsonObject;
+}
+
+/** A client notification's handler: it runs synchronously in `route()`, and what it throws goes to the server log. */
+export interface NotificationSpec {
+  // biome-ignore lint/suspicious/noExplicitAny: the method table is internal and serves every Scope (as src/methods.ts)
+  run(core: Core<any>, params: JsonObject, facts: NotificationFacts): void | Promise<void>;
+}
+
+/** What a notification handler knows of its sender. */
+export interface NotificationFacts {
+  readonly scope: unknown;
+  /** Who sent it ('' when anonymous). */
+  readonly principal: string;
+}
+
+/** The server's method table as the core reads it (src/method-table.ts). */
+export interface MethodLookup {
+  get(method: string): MethodSpec | undefined;
+  has(method: string): boolean;
+  notification(method: string): NotificationSpec | undefined;
 }

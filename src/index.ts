@@ -1,6 +1,14 @@
 /** MiniMCP's public surface. Transports live in their own subpaths (minimcp/stdio, minimcp/http, ...). */
 export { MiniMCP, type MiniMCPOptions } from './server.js';
 export type {
+  MethodCapability, MethodHandler, MethodOptions, MethodParams, NotificationHandler, NotificationOptions,
+} from './extension.js';
+export type { NotificationFacts } from './core.js';
+export type { SkillOptions } from './skills/register.js';
+export type { SkillDefinition, SkillFile } from './skills/skill.js';
+export { SKILLS_EXTENSION } from './skills/serve.js';
+export { SkillError, MAX_SKILL_BYTES, MAX_SKILL_FILES } from './skills/rules.js';
+export type {
   Connection, Hooks, MessageFacts, Outcome, OutcomeSink, RequestInfo, Send, CacheSettings,
 } from './core.js';
 export { decideEra } from './protocol/era.js';

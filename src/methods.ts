@@ -1,6 +1,6 @@
-/** The method table: each MCP request method, the eras it exists in, its capability gate and its handler. */
+/** The built-in request methods: each with the eras it exists in, its capability gate and its handler (see method-table.ts). */
 import { taggedNotification, type BusEvent } from './state/bus.js';
-import type { CacheSettings, Core, MethodCall, Send } from './core.js';
+import type { CacheSettings, Core, MethodCall, MethodSpec, Send } from './core.js';
 import { overloaded } from './request/limits.js';
 import { ErrorCode, McpError, ProtocolError, invalidParams, internalError } from './protocol/errors.js';
 import { isObject, type JsonObject } from './protocol/jsonrpc.js';
@@ -16,20 +16,6 @@ import { clientInfoOf } from './context/sessions.js';
 import { levelRank, type ClientCapabilities, type LoggingLevel } from './types.js';
 import { TASK_METHODS, declaresTasks, missingTasksExtension, watchTasks } from './tasks/methods.js';
 import type { MaybePromise } from './types.js';
-
-export interface MethodSpec {
-  /** Which eras serve it: 2026 removed some methods and added others. */
-  readonly eras: 'legacy' | 'modern' | 'both';
-  /** The capability gate: a method behind an unadvertised capability is -32601. */
-  readonly enabled?: (core: Core<any>) => boolean;
-  /** 2026 cache hints stamped on its result. */
-  readonly cache?: keyof CacheSettings;
-  /** 2026: may answer `input_required` (MRTR). */
-  readonly mrtr?: boolean;
-  /** Long-lived (listen): no idle timeout, no concurrency slot. */
-  readonly stream?: boolean;
-  run(core: Core<any>, call: MethodCall<any>): Promise<JsonObject> | JsonObject;
-}
 
 /** Real URIs stay far below this; template matching costs time linear in the length, per template. */
 const MAX_URI_LENGTH = 8_192;
@@ -286,7 +272,8 @@ async function stream(core: Core<any>, call: MethodCall<any>, send: Send, chosen
   return { _meta: tag };
 }
 
-export const METHODS = new Map<string, MethodSpec>([
+/** Registered into every server's method table at construction. */
+export const BUILT_IN_METHODS: readonly (readonly [string, MethodSpec])[] = [
   ['initialize', { eras: 'legacy', run: initialize }],
   ['ping', { eras: 'legacy', run: () => ({}) }],
   ['logging/setLevel', { eras: 'legacy', run: setLevel }],
@@ -335,4 +322,4 @@ export const METHODS = new Map<string, MethodSpec>([
   }],
   ['completion/complete', { eras: 'both', enabled: hasCompletions, run: completion }],
   ...TASK_METHODS,
-]);
+];

@@ -3,7 +3,7 @@
  * options.ts). Handlers are registered once; nothing here is rebuilt per request and no session is kept.
  */
 import { loadCrypto } from './context/request-state.js';
-import type { Core, Hooks, MessageFacts, Outcome, OutcomeSink, Send } from './core.js';
+import type { Core, Hooks, MessageFacts, NotificationSpec, Outcome, OutcomeSink, Send } from './core.js';
 import { Call } from './request/call.js';
 import { ownerKey } from './state/answers.js';
 import { cancelKey } from './state/cancels.js';
@@ -24,13 +24,33 @@ import type { Implementation } from './types.js';
 import { TASKS_EXTENSION } from './tasks/wire.js';
 import type { Era } from './protocol/versions.js';
 import { principalFrom, wire, type MiniMCPOptions } from './options.js';
+import { BUILT_IN_METHODS } from './methods.js';
+import { MethodTable } from './method-table.js';
+import {
+  callerMayUse, methodSpec, notificationSpec, servedIn, type MethodCapability, type MethodHandler, type MethodOptions,
+  type NotificationHandler, type NotificationOptions,
+} from './extension.js';
+
+import { SkillSet } from './skills/serve.js';
+import { oneSkill, serveSkills, skillsUnder, type SkillOptions } from './skills/register.js';
+import type { SkillDefinition } from './skills/skill.js';
 
 export type { MiniMCPOptions } from './options.js';
+
+/** A capability some method declares, in the eras it is served, for the callers who may use it. */
+interface Declared<Scope> {
+  readonly capability: MethodCapability;
+  readonly eras: 'legacy' | 'modern' | 'both';
+  readonly visible: ((caller: Caller<Scope>) => boolean) | undefined;
+}
 
 export class MiniMCP<Scope = unknown> {
   readonly #core: Core<Scope>;
   readonly #force: NonNullable<MiniMCPOptions['capabilities']>;
   #capabilities: Partial<Record<Era, JsonObject>> = {};
+  readonly #methods = new MethodTable(BUILT_IN_METHODS);
+  readonly #declared: Declared<Scope>[] = [];
+  #skills: SkillSet<Scope> | undefined;
   #nextId = 0;
 
   constructor(options: MiniMCPOptions<Scope>) {
@@ -50,6 +70,7 @@ export class MiniMCP<Scope = unknown> {
       prompts: new PromptRegistry<Scope>(changed('prompts'), options.toJsonSchema, visibility),
       resources: new ResourceRegistry<Scope>(changed('resources'), visibility),
       hooks: [],
+      methods: this.#methods,
       // Both eras advertise the same set, except tasks: core in 2025, an extension in 2026.
       capabilities: (era, caller) => this.#capabilitiesFor(era, caller),
       principalOf: (scope) => principalFrom(scope, options.principal),
@@ -114,6 +135,54 @@ export class MiniMCP<Scope = unknown> {
   resourceTemplate<T extends string>(uriTemplate: T, options: TemplateOptions<NoInfer<T>, Scope>, read: TemplateReader<Scope, NoInfer<T>>): this {
     this.#core.resources.addTemplate(uriTemplate, options, read);
     return this;
+  }
+
+  /**
+   * Serves a request method with the powers of a built-in one: the eras it exists in, the capability
+   * it declares, params checked by a schema, `ctx`, MRTR, cache hints, visibility; hooks, limits and
+   * telemetry apply as to any method. A name already served is refused. See docs/extensions.md.
+   */
+  method<const P extends SchemaLike | undefined = undefined>(name: string, options: MethodOptions<P, Scope>, handler: MethodHandler<Scope, NoInfer<P>>): this {
+    this.#methods.add(name, methodSpec(name, options as MethodOptions<SchemaLike | undefined, Scope>, handler as MethodHandler<Scope, unknown>));
+    if (options.capability !== undefined) {
+      this.#declared.push({ capability: options.capability, eras: options.eras ?? 'both', visible: options.visible });
+      this.#capabilities = {};
+    }
+    return this;
+  }
+
+  /** Handles a client notification (a vendor one, an extension's); it runs in `route()`, errors go to `onError`. */
+  notification<const P extends SchemaLike | undefined = undefined>(name: string, options: NotificationOptions<P>, handler: NotificationHandler<NoInfer<P>>): this {
+    this.#methods.addNotification(name, notificationSpec(name, options as NotificationOptions<SchemaLike | undefined>, handler as NotificationHandler<unknown>));
+    return this;
+  }
+
+  /**
+   * Serves every skill under `root` (SEP-2640, Skills over MCP): each directory holding a SKILL.md is a
+   * skill at `skill://<its path under root>`. Files are read and checked now (frontmatter, names, the
+   * extension's limits); an error names the file and the rule, and then nothing of it is served.
+   * See docs/skills.md.
+   */
+  async skills(root: string | URL, options: SkillOptions<Scope> = {}): Promise<this> {
+    const skills = await skillsUnder(root, options);
+    serveSkills(this.#skillSet(options), this, skills);
+    return this;
+  }
+
+  /** Serves one skill: a directory (its name is the directory's), or `{ path, files }` for skills that are not files. */
+  async skill(source: string | URL | SkillDefinition<Scope>, options: SkillOptions<Scope> = {}): Promise<this> {
+    const skill = await oneSkill(source, options);
+    serveSkills(this.#skillSet(options), this, [skill]);
+    return this;
+  }
+
+  #skillSet(options: SkillOptions<Scope>): SkillSet<Scope> {
+    const directoryRead = options.directoryRead ?? this.#skills?.directoryRead ?? true;
+    if (this.#skills !== undefined && directoryRead !== this.#skills.directoryRead) {
+      throw new Error('directoryRead is decided by the first skills registration of a server');
+    }
+    const { pageSize, cache } = this.#core.settings;
+    return (this.#skills ??= new SkillSet<Scope>(this, { directoryRead, pageSize, listCache: cache.resources, getCache: cache.reads }));
   }
 
   /** Adds hooks around dispatch (logging, metrics, rate limits, authorization). */
@@ -269,7 +338,20 @@ export class MiniMCP<Scope = unknown> {
         this.#core.state.cancels.cancel(key, typeof params?.reason === 'string' ? params.reason : 'cancelled by the client');
       }
     }
-    // Everything else (progress for our requests, roots/list_changed...) needs no action from a stateless core.
+    // Everything else (progress for our requests, roots/list_changed...) needs no action from a stateless core,
+    // unless the server registered a handler for it.
+    const spec = this.#methods.notification(method);
+    if (spec !== undefined) this.#notify(spec, method, params ?? {}, facts);
+  }
+
+  #notify(spec: NotificationSpec, method: string, params: JsonObject, facts: MessageFacts<Scope>): void {
+    const request = { id: 0, method, params };
+    try {
+      const running = spec.run(this.#core, params, { scope: facts.scope, principal: this.#principalOf(facts) });
+      if (running instanceof Promise) running.catch((error: unknown) => this.#core.reportError(error, request));
+    } catch (error) {
+      this.#core.reportError(error, request);
+    }
   }
 
   /** A request made in code: the same path as the wire, errors thrown as McpError. */
@@ -280,16 +362,20 @@ export class MiniMCP<Scope = unknown> {
     return reply?.result as JsonObject;
   }
 
-  /** Completions only for a caller who may see a completer: the capability must not hint at hidden primitives. */
+  /**
+   * Completions only for a caller who may see a completer, and a method's capability only for a caller
+   * who may use the method: the capabilities must not hint at hidden primitives.
+   */
   #capabilitiesFor(era: Era, caller: Caller<Scope> | undefined): JsonObject {
-    const caps = (this.#capabilities[era] ??= this.#computeCapabilities(era));
+    const personal = caller !== undefined && this.#declared.some((d) => d.visible !== undefined);
+    const caps = personal ? this.#computeCapabilities(era, caller) : (this.#capabilities[era] ??= this.#computeCapabilities(era));
     const core = this.#core;
     if (caller === undefined || caps.completions === undefined || core.prompts.hasCompletions(caller) || core.resources.hasCompletions(caller)) return caps;
     const { completions: _hidden, ...rest } = caps;
     return rest;
   }
 
-  #computeCapabilities(era: Era): JsonObject {
+  #computeCapabilities(era: Era, caller?: Caller<Scope>): JsonObject {
     const core = this.#core;
     const caps: JsonObject = { logging: {} };
     if (core.tools.size || this.#force.tools) caps.tools = { listChanged: true };
@@ -300,7 +386,23 @@ export class MiniMCP<Scope = unknown> {
       if (era === 'modern') caps.extensions = { [TASKS_EXTENSION]: {} };
       else caps.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
     }
+    const report = (error: unknown) => this.#core.reportError(error, undefined);
+    for (const { capability, eras, visible } of this.#declared) {
+      if (!servedIn(eras, era) || (caller !== undefined && !callerMayUse(visible, caller, report))) continue;
+      declare(caps, capability);
+    }
     return caps;
+  }
+}
+
+/** Adds a method's capability; the settings of several methods under one capability merge. */
+function declare(caps: JsonObject, capability: MethodCapability): void {
+  const settings = capability.settings ?? {};
+  if ('extension' in capability) {
+    const extensions = (caps.extensions = { ...(caps.extensions as JsonObject | undefined) });
+    extensions[capability.extension] = { ...(extensions[capability.extension] as JsonObject | undefined), ...settings };
+  } else {
+    caps[capability.core] = { ...(caps[capability.core] as JsonObject | undefined), ...settings };
   }
 }
 

@@ -4,5 +4,8 @@ import { clusterOptions } from '../cluster.js';
 import { createConformanceFixture } from './fixture.js';
 
 const port = Number(process.env.PORT ?? 3001);
-const { url } = await serve(createConformanceFixture({ server: await clusterOptions() }), { port });
+const mcp = createConformanceFixture({ server: await clusterOptions() });
+// Skills over MCP (SEP-2640): the sep-2640-* scenarios read these (skills/list, skills/get, directories).
+await mcp.skills(new URL('./skills', import.meta.url));
+const { url } = await serve(mcp, { port });
 console.error(`MiniMCP conformance fixture listening at ${url}`);

@@ -11,6 +11,8 @@ import { hmacSha256Bytes, sha256Bytes } from './sha256.js';
 
 export interface Hashing {
   sha256(text: string): Uint8Array;
+  /** SHA-256 of raw bytes (skill file digests). */
+  sha256Of(data: Uint8Array): Uint8Array;
   hmacSha256(key: Uint8Array | string, text: string): Uint8Array;
 }
 
@@ -21,11 +23,13 @@ const bytes = (value: Uint8Array | string): Uint8Array => (typeof value === 'str
 
 const portable: Hashing = {
   sha256: (text) => sha256Bytes(encoder.encode(text)),
+  sha256Of: (data) => sha256Bytes(data),
   hmacSha256: (key, text) => hmacSha256Bytes(bytes(key), encoder.encode(text)),
 };
 
 const fromNode = (crypto: NodeCrypto): Hashing => ({
   sha256: (text) => crypto.createHash('sha256').update(text).digest(),
+  sha256Of: (data) => crypto.createHash('sha256').update(data).digest(),
   hmacSha256: (key, text) => crypto.createHmac('sha256', key).update(text).digest(),
 });
 

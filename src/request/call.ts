@@ -10,8 +10,7 @@
 import { MrtrBroker, StreamBroker, type InputBroker } from '../context/client-requests.js';
 import { Context, runWithContext, type ClientFacts, type ContextHost } from '../context/context.js';
 import { loadCrypto, mrtrAnswers } from '../context/request-state.js';
-import type { Connection, Core, MessageFacts, MethodCall, OutcomeSink, Outcome, RequestInfo } from '../core.js';
-import { METHODS, type MethodSpec } from '../methods.js';
+import type { Connection, Core, MessageFacts, MethodCall, MethodSpec, OutcomeSink, Outcome, RequestInfo } from '../core.js';
 import { admitEra, decideEra, notInitialized, opensStream, type ModernMeta } from '../protocol/era.js';
 import { internalError, invalidRequest, methodNotFound, type McpError } from '../protocol/errors.js';
 import type { JsonObject, RequestId } from '../protocol/jsonrpc.js';
@@ -103,6 +102,10 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   get principal(): string {
     return this.#principal;
   }
+  /** Whether this server serves the method (telemetry names unknown ones `_OTHER`). */
+  get known(): boolean {
+    return this.#core.methods.has(this.method);
+  }
 
   /** Runs the request: the Outcome when it is ready at once, otherwise undefined and the sink gets it later. */
   run(): Outcome | undefined {
@@ -166,7 +169,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     if (unknown) return errorOutcome(this.id, unknown);
     const refusal = admitEra(this, era, this.method, this.params, facts.headers, this.#connection?.protocolVersion);
     if (refusal) return errorOutcome(this.id, refusal);
-    const spec = METHODS.get(this.method);
+    const spec = this.#core.methods.get(this.method);
     if (!spec || (spec.eras !== 'both' && spec.eras !== era) || (spec.enabled && !spec.enabled(this.#core))) {
       return errorOutcome(this.id, methodNotFound(this.method, era === 'modern'));
     }
@@ -472,9 +475,25 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   }
 }
 
-async function runHooked<Scope>(core: Core<Scope>, spec: MethodSpec, call: Call<Scope>, request: RequestInfo): Promise<JsonObject> {
-  for (const hook of core.hooks) if (hook.before) await hook.before(request, call.ctx);
-  const result = await spec.run(core, call);
-  for (const hook of core.hooks) if (hook.after) await hook.after(request, result, call.ctx);
+/**
+ * The hooks around the method, synchronous as long as each of them is: a hook or a handler that
+ * returns a promise makes the rest wait for it, and only then is a promise made.
+ */
+function runHooked<Scope>(core: Core<Scope>, spec: MethodSpec, call: Call<Scope>, request: RequestInfo, from = 0): JsonObject | Promise<JsonObject> {
+  const hooks = core.hooks;
+  for (let i = from; i < hooks.length; i++) {
+    const pending = hooks[i]!.before?.(request, call.ctx);
+    if (pending instanceof Promise) return pending.then(() => runHooked(core, spec, call, request, i + 1));
+  }
+  const result = spec.run(core, call);
+  return result instanceof Promise ? result.then((value) => runAfter(core, call, request, value, 0)) : runAfter(core, call, request, result, 0);
+}
+
+function runAfter<Scope>(core: Core<Scope>, call: Call<Scope>, request: RequestInfo, result: JsonObject, from: number): JsonObject | Promise<JsonObject> {
+  const hooks = core.hooks;
+  for (let i = from; i < hooks.length; i++) {
+    const pending = hooks[i]!.after?.(request, result, call.ctx);
+    if (pending instanceof Promise) return pending.then(() => runAfter(core, call, request, result, i + 1));
+  }
   return result;
 }

@@ -6,6 +6,7 @@ import type { Context } from '../context/context.js';
 import type { CacheSettings, Core, Outcome, RequestInfo } from '../core.js';
 import { ErrorCode, McpError, UserError, clientErrorText, internalError } from '../protocol/errors.js';
 import { errorResponse, resultResponse, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
+import type { CacheHint } from '../types.js';
 
 /** A notification, a client response, or a request the client cancelled: nothing to send. */
 export const NO_REPLY: Outcome = { reply: undefined, status: 202 };
@@ -50,8 +51,8 @@ function modernize(error: McpError): McpError {
 }
 
 /** 2026 results carry `resultType` and, for discover/list/read, cache hints; 2025 results stay untouched. */
-export function shape(settings: CacheSettings, cache: keyof CacheSettings | undefined, modern: boolean, result: JsonObject): JsonObject {
+export function shape(settings: CacheSettings, cache: keyof CacheSettings | CacheHint | undefined, modern: boolean, result: JsonObject): JsonObject {
   if (!modern) return result;
-  const hint = cache ? settings[cache] : undefined;
+  const hint = typeof cache === 'string' ? settings[cache] : cache;
   return hint ? { ...hint, ...result, resultType: 'complete' } : { ...result, resultType: 'complete' };
 }

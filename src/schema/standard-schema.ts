@@ -71,17 +71,25 @@ function formatIssues(issues: StandardResult<unknown>['issues']): string {
     .join('; ');
 }
 
-function fromStandard(schema: StandardSchemaV1, io: 'input' | 'output', converter?: JsonSchemaConverter): CompiledSchema {
-  const jsonSchema = toJsonSchema(schema, io, converter);
+/** A Standard Schema's own validation, its issues as one message. */
+function standardValidator(schema: StandardSchemaV1): CompiledSchema['validate'] {
   const check = (r: StandardResult<unknown>): Validation =>
     r.issues ? { ok: false, message: formatIssues(r.issues) } : { ok: true, value: r.value };
-  return {
-    jsonSchema,
-    validate(value) {
-      const r = schema['~standard'].validate(value);
-      return r instanceof Promise ? r.then(check) : check(r);
-    },
+  return (value) => {
+    const r = schema['~standard'].validate(value);
+    return r instanceof Promise ? r.then(check) : check(r);
   };
+}
+
+function fromStandard(schema: StandardSchemaV1, io: 'input' | 'output', converter?: JsonSchemaConverter): CompiledSchema {
+  return { jsonSchema: toJsonSchema(schema, io, converter), validate: standardValidator(schema) };
+}
+
+/** A validator only, for what is never published as a JSON Schema (extension method params): no conversion needed. */
+export function validatorOf(schema: SchemaLike): CompiledSchema['validate'] {
+  if (isStandardSchema(schema)) return standardValidator(schema);
+  const compiled = compileSchema(schema, 'input');
+  return (value) => compiled.validate(value);
 }
 
 /** Compiles a schema once. Throws a clear error at registration when it cannot be described. */

@@ -5,7 +5,7 @@
  * `tasks/result` (waits until the task is terminal), `tasks/list` and `tasks/cancel`.
  * Every read is by principal: another principal's task is an unknown id (-32602).
  */
-import type { Core, MethodCall, Send } from '../core.js';
+import type { Core, MethodCall, MethodSpec, Send } from '../core.js';
 import { ErrorCode, McpError, ProtocolError, invalidParams } from '../protocol/errors.js';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { isTerminal, type TaskRecord } from '../state/task-store.js';
@@ -129,14 +129,7 @@ async function taskResult(core: Core<unknown>, call: MethodCall<unknown>): Promi
 const servesTasks = (core: Core<unknown>): boolean => core.tools.servesTasks();
 
 /** Rows of the method table (methods.ts spreads them in; its MethodSpec type checks them there). */
-interface TaskMethod {
-  eras: 'legacy' | 'modern' | 'both';
-  enabled: (core: Core<unknown>) => boolean;
-  stream?: boolean;
-  run(core: Core<unknown>, call: MethodCall<unknown>): JsonObject | Promise<JsonObject>;
-}
-
-export const TASK_METHODS: [string, TaskMethod][] = [
+export const TASK_METHODS: (readonly [string, MethodSpec])[] = [
   ['tasks/get', { eras: 'both', enabled: servesTasks, run: getTask }],
   ['tasks/cancel', { eras: 'both', enabled: servesTasks, run: cancelTask }],
   ['tasks/update', { eras: 'modern', enabled: servesTasks, run: updateTask }],

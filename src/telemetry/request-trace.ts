@@ -6,7 +6,6 @@
  * (2026), the duration histogram and the active-requests count.
  */
 import type { MessageFacts, Outcome } from '../core.js';
-import { METHODS } from '../methods.js';
 import { isObject, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
 import type { HeaderLookup } from '../protocol/standard-headers.js';
 import { toBase64url } from '../platform/base64url.js';
@@ -34,6 +33,8 @@ export interface TracedRequest {
   readonly method: string;
   readonly id: RequestId;
   readonly params: JsonObject;
+  /** Whether the server serves this method. */
+  readonly known: boolean;
   reportError(error: unknown): void;
 }
 
@@ -86,7 +87,7 @@ export class RequestTrace implements ClientRequestTracer {
     this.#telemetry = telemetry;
     this.#request = request;
     // A method the server does not know is `_OTHER`: a client must not mint span names and metric series.
-    const name = (this.#method = METHODS.has(method) ? method : '_OTHER');
+    const name = (this.#method = request.known ? method : '_OTHER');
     const metric: Attributes = (this.#metric = { 'mcp.method.name': name });
     if (headers !== undefined) {
       metric['network.transport'] = 'tcp';

@@ -73,6 +73,42 @@ describe('no promise for a synchronous tools/call', () => {
   });
 });
 
+describe('no promise for a synchronous extension method, nor with synchronous hooks', () => {
+  it('a method added with mcp.method() whose handler returns a value: zero promises, both eras', () => {
+    const mcp = server().method('acme/sum', { params: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => ({ sum: a + b }));
+    const legacy = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'acme/sum', params: { a: 1, b: 2 } });
+    const modern = { jsonrpc: '2.0', id: 8, method: 'acme/sum', params: { a: 1, b: 2, _meta: modernCall.params._meta } };
+    mcp.route(legacy, {}, never);
+    let outcomes: (Outcome | undefined)[] = [];
+    const created = promisesCreatedBy(() => {
+      outcomes = [mcp.route(legacy, { send: () => {} }, never), mcp.route(modern, {}, never)];
+    });
+    expect(outcomes.map((o) => o?.reply)).toEqual([
+      { jsonrpc: '2.0', id: 7, result: { sum: 3 } },
+      { jsonrpc: '2.0', id: 8, result: { sum: 3, resultType: 'complete' } },
+    ]);
+    expect(created).toBe(0);
+  });
+
+  it('hooks that return nothing keep tools/call and an extension method synchronous', () => {
+    const seen: string[] = [];
+    const mcp = server()
+      .method('acme/now', {}, () => ({ ok: true }))
+      .use({ before: (r) => void seen.push(`before ${r.method}`), after: (r) => void seen.push(`after ${r.method}`) });
+    mcp.route(legacyCall, {}, never);
+    let outcomes: (Outcome | undefined)[] = [];
+    const created = promisesCreatedBy(() => {
+      outcomes = [mcp.route(legacyCall, {}, never), mcp.route({ jsonrpc: '2.0', id: 9, method: 'acme/now' }, {}, never)];
+    });
+    expect(outcomes.map((o) => o?.reply)).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '5' }] } },
+      { jsonrpc: '2.0', id: 9, result: { ok: true } },
+    ]);
+    expect(created).toBe(0);
+    expect(seen.slice(2)).toEqual(['before tools/call', 'after tools/call', 'before acme/now', 'after acme/now']);
+  });
+});
+
 describe('handle() overloads', () => {
   it('a string in gives a string out, an object in gives an object out (types and values)', async () => {
     const mcp = server();

@@ -1,0 +1,141 @@
+/**
+ * The public extension API: what `mcp.method()` and `mcp.notification()` take, and how a user's
+ * method becomes an entry of the method table with the same powers as a built-in one (eras,
+ * capability, params schema, `ctx`, MRTR, cache hints, visibility; telemetry and hooks come from the
+ * table itself). Built-in features use it too (the skills extension, src/skills/).
+ */
+import type { Context } from './context/context.js';
+import type { MethodSpec, NotificationFacts, NotificationSpec } from './core.js';
+import { internalError, invalidParams, methodNotFound } from './protocol/errors.js';
+import { isObject, type JsonObject } from './protocol/jsonrpc.js';
+import type { Caller, VisibleRule } from './primitives/visibility.js';
+import { validatorOf, type InferOutput, type SchemaLike, type StandardSchemaV1, type Validation } from './schema/standard-schema.js';
+import type { CacheHint } from './types.js';
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** Where a method's capability is declared: under `capabilities.extensions[id]`, or as a core capability. */
+export type MethodCapability = { extension: string; settings?: JsonObject } | { core: string; settings?: JsonObject };
+
+export interface MethodOptions<P extends SchemaLike | undefined = undefined, Scope = unknown> {
+  /**
+   * Which protocol families serve it: 'legacy' (2025-06-18 / 2025-11-25, the `initialize` handshake),
+   * 'modern' (2026-07-28, stateless) or 'both' (the default). Elsewhere it is -32601.
+   */
+  eras?: 'legacy' | 'modern' | 'both';
+  /** The params, validated before the handler runs (Standard Schema or JSON Schema); invalid is -32602. `_meta` is never part of them. */
+  params?: P;
+  /** The capability the server declares while the method is served (settings of several methods under one id merge). */
+  capability?: MethodCapability;
+  /** 2026 cache hint stamped on its result (`ttlMs`, `cacheScope`); a method with a `visible` rule is always private. */
+  cache?: CacheHint;
+  /** 2026: the handler may ask the client for input (`ctx.elicit`...), answered as `input_required` (MRTR). */
+  mrtr?: boolean;
+  /** Who may call it; to everyone else it does not exist (-32601), nor does its capability. */
+  visible?: VisibleRule<Scope>;
+}
+
+export type MethodParams<P> = P extends StandardSchemaV1 ? InferOutput<P> : JsonObject;
+
+/** Returns the result object (`undefined` is `{}`), or a promise of it. */
+export type MethodHandler<Scope, P> = (params: MethodParams<P>, ctx: Context<Scope>) => MaybePromise<JsonObject | undefined>;
+
+export interface NotificationOptions<P extends SchemaLike | undefined = undefined> {
+  /** The params, validated before the handler runs; a notification that fails is dropped and reported to `onError`. */
+  params?: P;
+}
+
+/** Runs synchronously as the notification arrives; what it throws (or rejects with) goes to `onError`. */
+export type NotificationHandler<P> = (params: MethodParams<P>, sender: NotificationFacts) => void | Promise<void>;
+
+/** Request params the protocol owns: never handed to a user's schema. */
+const PROTOCOL_KEYS = ['_meta', 'requestState', 'inputResponses'];
+
+function ownParams(params: JsonObject): JsonObject {
+  if (!PROTOCOL_KEYS.some((key) => key in params)) return params;
+  const own = { ...params };
+  for (const key of PROTOCOL_KEYS) delete own[key];
+  return own;
+}
+
+function resultObject(method: string, value: unknown): JsonObject {
+  if (value === undefined) return {};
+  if (isObject(value)) return value as JsonObject;
+  throw internalError(`Method ${method} returned ${Array.isArray(value) ? 'an array' : typeof value}, not a result object`);
+}
+
+/** Whether this caller may use the method; a rule that throws hides it (fail closed) and is reported. */
+function allowed<Scope>(rule: VisibleRule<Scope> | undefined, caller: Caller<Scope>, report: (error: unknown) => void): boolean {
+  if (rule === undefined) return true;
+  try {
+    return rule(caller) === true;
+  } catch (error) {
+    report(error);
+    return false;
+  }
+}
+
+function checkOptions(name: string, options: MethodOptions<SchemaLike | undefined, never>): void {
+  if (options.eras !== undefined && !['legacy', 'modern', 'both'].includes(options.eras)) throw new Error(`Method ${name}: eras must be 'legacy', 'modern' or 'both'`);
+  if (options.visible !== undefined && typeof options.visible !== 'function') throw new Error(`Method ${name}: visible must be a function`);
+  const cap = options.capability as { extension?: unknown; core?: unknown } | undefined;
+  if (cap !== undefined && typeof cap.extension !== 'string' && typeof cap.core !== 'string') {
+    throw new Error(`Method ${name}: capability must be { extension: id } or { core: name }`);
+  }
+}
+
+/** A user's method as an entry of the method table. */
+export function methodSpec<Scope>(name: string, options: MethodOptions<SchemaLike | undefined, Scope>, handler: MethodHandler<Scope, unknown>): MethodSpec {
+  checkOptions(name, options);
+  if (typeof handler !== 'function') throw new Error(`Method ${name}: the handler must be a function`);
+  const validate = options.params === undefined ? undefined : validatorOf(options.params);
+  const { visible, cache } = options;
+  const finish = (value: unknown, modern: boolean): JsonObject => {
+    const result = resultObject(name, value);
+    return visible !== undefined && modern && cache !== undefined ? { ...result, cacheScope: 'private' } : result;
+  };
+  const invoke = (params: unknown, ctx: Context<Scope>, modern: boolean): JsonObject | Promise<JsonObject> => {
+    const value = handler(params as never, ctx);
+    return value instanceof Promise ? value.then((v) => finish(v, modern)) : finish(value, modern);
+  };
+  const checked = (checking: Validation, ctx: Context<Scope>, modern: boolean): JsonObject | Promise<JsonObject> => {
+    if (!checking.ok) throw invalidParams(`Invalid params for ${name}: ${checking.message}`);
+    return invoke(checking.value, ctx, modern);
+  };
+  return {
+    eras: options.eras ?? 'both',
+    cache,
+    mrtr: options.mrtr === true,
+    run(core, call) {
+      const modern = call.era === 'modern';
+      if (!allowed(visible, call.ctx, (error) => core.reportError(error, undefined))) throw methodNotFound(name, modern);
+      const params = ownParams(call.params);
+      if (validate === undefined) return invoke(params, call.ctx, modern);
+      const checking = validate(params);
+      return checking instanceof Promise ? checking.then((c) => checked(c, call.ctx, modern)) : checked(checking, call.ctx, modern);
+    },
+  };
+}
+
+/** A user's notification handler as an entry of the method table. */
+export function notificationSpec(name: string, options: NotificationOptions<SchemaLike | undefined>, handler: NotificationHandler<unknown>): NotificationSpec {
+  if (typeof handler !== 'function') throw new Error(`Notification ${name}: the handler must be a function`);
+  const validate = options.params === undefined ? undefined : validatorOf(options.params);
+  const deliver = (checking: Validation, sender: NotificationFacts): void | Promise<void> => {
+    if (!checking.ok) throw invalidParams(`Invalid params for notification ${name}: ${checking.message}`);
+    return handler(checking.value as never, sender);
+  };
+  return {
+    run(_core, params, sender) {
+      const own = ownParams(params);
+      if (validate === undefined) return handler(own as never, sender);
+      const checking = validate(own);
+      return checking instanceof Promise ? checking.then((c) => deliver(c, sender)) : deliver(checking, sender);
+    },
+  };
+}
+
+/** Whether a method registered with these options is served in this era. */
+export const servedIn = (eras: 'legacy' | 'modern' | 'both', era: 'legacy' | 'modern'): boolean => eras === 'both' || eras === era;
+
+export { allowed as callerMayUse };

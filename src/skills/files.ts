@@ -1,0 +1,91 @@
+/**
+ * Skills from disk (Node, Bun, Deno): a skill directory read into memory once, at registration.
+ * Only regular files inside the directory are read: a symbolic link (to a file or a folder, inside or
+ * outside) or any other special file is refused with an error naming it, so nothing outside the
+ * skill's directory can ever be served. Names starting with "." (.git, .DS_Store) are skipped. The
+ * extension's limits are checked while reading, so an oversized folder stops early.
+ */
+import { MAX_SKILL_FILES, SkillError, checkLimits } from './rules.js';
+
+type Fs = typeof import('node:fs/promises');
+
+/** How many directories `skills(root)` looks through for SKILL.md files before giving up. */
+export const MAX_SCAN_DIRECTORIES = 10_000;
+
+const loadFs = (): Promise<Fs> => import('node:fs/promises');
+
+/** A directory given as a path or a file: URL, without a trailing slash. */
+export function directoryPath(dir: string | URL): string {
+  const path = dir instanceof URL ? decodeURIComponent(dir.pathname) : dir;
+  if (typeof path !== 'string' || path.length === 0) throw new TypeError('A skills directory must be a path or a file: URL');
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+const hidden = (name: string): boolean => name.startsWith('.');
+
+/** Every file of a skill directory, by relative path; throws a SkillError for links, special files and the limits. */
+export async function readSkillFiles(dir: string): Promise<Record<string, Uint8Array>> {
+  const fs = await loadFs();
+  const files: Record<string, Uint8Array> = {};
+  let count = 0;
+  let bytes = 0;
+  const pending = [''];
+  let directories = 0;
+  while (pending.length > 0) {
+    const relative = pending.pop()!;
+    const entries = await fs.readdir(relative ? `${dir}/${relative}` : dir, { withFileTypes: true });
+    if (++directories > MAX_SKILL_FILES) throw new SkillError(dir, `more than ${MAX_SKILL_FILES} directories`);
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (hidden(entry.name)) continue;
+      const path = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isSymbolicLink()) throw new SkillError(`${dir}/${path}`, 'symbolic links are not served (copy the file into the skill instead)');
+      if (entry.isDirectory()) pending.push(path);
+      else if (!entry.isFile()) throw new SkillError(`${dir}/${path}`, 'only regular files and directories are served');
+      else {
+        const content = await readRegularFile(fs, `${dir}/${path}`);
+        count++;
+        bytes += content.length;
+        checkLimits(count, bytes, dir);
+        files[path] = content;
+      }
+    }
+  }
+  return files;
+}
+
+/** A file's bytes, opened without following a link (one swapped in after the listing fails, ELOOP). */
+async function readRegularFile(fs: Fs, path: string): Promise<Uint8Array> {
+  const { constants } = await import('node:fs');
+  let handle: Awaited<ReturnType<Fs['open']>>;
+  try {
+    handle = await fs.open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ELOOP') throw new SkillError(path, 'symbolic links are not served (copy the file into the skill instead)');
+    throw error;
+  }
+  try {
+    if (!(await handle.stat()).isFile()) throw new SkillError(path, 'only regular files and directories are served');
+    return new Uint8Array(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The directories under `root` (not `root` itself) that hold a SKILL.md, as paths relative to `root`. */
+export async function findSkillDirectories(root: string): Promise<string[]> {
+  const fs = await loadFs();
+  const found: string[] = [];
+  const pending = [''];
+  let scanned = 0;
+  while (pending.length > 0) {
+    const relative = pending.pop()!;
+    if (++scanned > MAX_SCAN_DIRECTORIES) throw new SkillError(root, `more than ${MAX_SCAN_DIRECTORIES} directories to look through`);
+    const entries = await fs.readdir(relative ? `${root}/${relative}` : root, { withFileTypes: true });
+    if (relative && entries.some((e) => e.name === 'SKILL.md' && e.isFile())) found.push(relative);
+    for (const entry of entries) {
+      if (hidden(entry.name) || !entry.isDirectory()) continue; // a linked folder is never followed
+      pending.push(relative ? `${relative}/${entry.name}` : entry.name);
+    }
+  }
+  return found.sort();
+}

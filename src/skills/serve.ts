@@ -1,0 +1,116 @@
+/**
+ * The skills extension (SEP-2640, `io.modelcontextprotocol/skills`) served on the public extension
+ * API: `skills/list`, `skills/get` and `resources/directory/read` are `mcp.method()` registrations
+ * declaring the extension's capability, and every skill file is an `mcp.resource()` (so
+ * `resources/read`, the `resources` capability, visibility and telemetry are the resources' own).
+ */
+import type { Context } from '../context/context.js';
+import type { MethodHandler, MethodOptions } from '../extension.js';
+import { invalidParams } from '../protocol/errors.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { paginate } from '../primitives/pagination.js';
+import type { ResourceOptions, ResourceReader } from '../primitives/resources.js';
+import type { Caller } from '../primitives/visibility.js';
+import type { SchemaLike } from '../schema/standard-schema.js';
+import type { CacheHint } from '../types.js';
+import type { Skill } from './skill.js';
+
+export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+
+/** What the skill set needs of the server: the public registration API, nothing more. */
+export interface SkillHost<Scope> {
+  method(name: string, options: MethodOptions<SchemaLike | undefined, Scope>, handler: MethodHandler<Scope, unknown>): unknown;
+  resource(uri: string, options: ResourceOptions<Scope>, read: ResourceReader<Scope>): unknown;
+}
+
+export interface SkillSettings {
+  /** Serve `resources/directory/read` and declare `directoryRead: true` (default true). */
+  directoryRead: boolean;
+  pageSize: number;
+  /** 2026 cache hints: `skills/list` like the other lists, `skills/get` like `resources/read`. */
+  listCache: CacheHint;
+  getCache: CacheHint;
+}
+
+const URI_PARAMS = { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] };
+const LIST_PARAMS = { type: 'object', properties: { cursor: { type: 'string' } } };
+
+/** Every skill of one server, by the URI of its SKILL.md, in registration order. */
+export class SkillSet<Scope> {
+  readonly #skills = new Map<string, Skill<Scope>>();
+  /** Directory URI -> the skill it belongs to (a nested skill's directories belong to both: the innermost wins). */
+  readonly #directories = new Map<string, Skill<Scope>>();
+  readonly #settings: SkillSettings;
+  #personal = false;
+
+  constructor(host: SkillHost<Scope>, settings: SkillSettings) {
+    this.#settings = settings;
+    const capability = { extension: SKILLS_EXTENSION };
+    host.method('skills/list', { params: LIST_PARAMS, capability, cache: settings.listCache }, (params, ctx) => this.#list(params, ctx));
+    host.method('skills/get', { params: URI_PARAMS, capability, cache: settings.getCache }, (params, ctx) => this.#get(params, ctx));
+    if (settings.directoryRead) {
+      const withDirectories = { extension: SKILLS_EXTENSION, settings: { directoryRead: true } };
+      host.method('resources/directory/read', { params: { ...URI_PARAMS, properties: { uri: { type: 'string' }, cursor: { type: 'string' } } }, capability: withDirectories },
+        (params, ctx) => this.#readDirectory(params, ctx));
+    }
+  }
+
+  get directoryRead(): boolean {
+    return this.#settings.directoryRead;
+  }
+
+  has(uri: string): boolean {
+    return this.#skills.has(uri);
+  }
+
+  /** Serves a built skill: its files as resources, its entry in the lists. A URI served twice is refused. */
+  add(skill: Skill<Scope>, host: SkillHost<Scope>): void {
+    if (this.#skills.has(skill.uri)) throw new Error(`Skill ${skill.uri} is already served`);
+    this.#skills.set(skill.uri, skill);
+    if (skill.visible !== undefined) this.#personal = true;
+    for (const [uri] of skill.directories) this.#directories.set(uri, skill);
+    const { name, description } = skill.frontmatter as { name: string; description: string };
+    for (const file of skill.files) {
+      const options: ResourceOptions<Scope> = { mimeType: file.mimeType, visible: skill.visible };
+      if (file.path === 'SKILL.md') Object.assign(options, { name, description });
+      else options.name = file.path;
+      if (file.size !== undefined) options.size = file.size;
+      const body = file.body;
+      host.resource(file.uri, options, typeof body === 'function' ? (_uri, ctx) => body(ctx) : () => body);
+    }
+  }
+
+  #mayUse(skill: Skill<Scope>, caller: Caller<Scope>): boolean {
+    try {
+      return skill.visible === undefined || skill.visible(caller) === true;
+    } catch {
+      return false; // fail closed, as resources do
+    }
+  }
+
+  /** The caller's view: with a visibility rule anywhere, answers are private to the caller. */
+  #private(result: JsonObject, ctx: Context<Scope>): JsonObject {
+    return this.#personal && ctx.era === 'modern' ? { ...result, cacheScope: 'private' } : result;
+  }
+
+  #list(params: JsonObject, ctx: Context<Scope>): JsonObject {
+    const entries = [...this.#skills.values()].filter((s) => this.#mayUse(s, ctx)).map((s) => s.entry);
+    const { page, nextCursor } = paginate(entries, params.cursor, this.#settings.pageSize);
+    return this.#private(nextCursor === undefined ? { skills: page } : { skills: page, nextCursor }, ctx);
+  }
+
+  #get(params: JsonObject, ctx: Context<Scope>): JsonObject {
+    const uri = params.uri as string;
+    const skill = this.#skills.get(uri);
+    if (skill === undefined || !this.#mayUse(skill, ctx)) throw invalidParams(`No skill is served at ${uri}`, { uri });
+    return this.#private({ skill: skill.entry }, ctx);
+  }
+
+  #readDirectory(params: JsonObject, ctx: Context<Scope>): JsonObject {
+    const uri = params.uri as string;
+    const skill = this.#directories.get(uri);
+    if (skill === undefined || !this.#mayUse(skill, ctx)) throw invalidParams(`${uri} is not a directory resource`, { uri });
+    const { page, nextCursor } = paginate(skill.directories.get(uri)!, params.cursor, this.#settings.pageSize);
+    return nextCursor === undefined ? { resources: page } : { resources: page, nextCursor };
+  }
+}
