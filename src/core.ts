@@ -9,8 +9,7 @@ import type { Connection, SessionCodec } from './context/sessions.js';
 import type { McpError } from './protocol/errors.js';
 import type { JsonObject, JsonRpcResponse, RequestId } from './protocol/jsonrpc.js';
 import type { HeaderLookup } from './protocol/standard-headers.js';
-import type { ModernMeta } from './protocol/era.js';
-import type { Era } from './protocol/versions.js';
+import type { Era, Eras, RequestMeta, Revision } from './protocol/revisions/revision.js';
 import type { PromptRegistry } from './primitives/prompts.js';
 import type { ResourceRegistry } from './primitives/resources.js';
 import type { ToolRegistry } from './primitives/tools.js';
@@ -150,7 +149,10 @@ export interface MethodCall<Scope> {
   readonly method: string;
   readonly params: JsonObject;
   readonly era: Era;
-  readonly modern: ModernMeta | undefined;
+  /** The request's protocol family: what differs on the wire is asked of it. */
+  readonly revision: Revision;
+  /** The request's own `_meta` envelope (stateless family). */
+  readonly meta: RequestMeta | undefined;
   readonly headers: HeaderLookup | undefined;
   readonly connection: Connection | undefined;
   readonly send: Send | undefined;
@@ -167,7 +169,7 @@ export interface MethodCall<Scope> {
 
 export interface MethodSpec {
   /** Which eras serve it: 2026 removed some methods and added others. */
-  readonly eras: 'legacy' | 'modern' | 'both';
+  readonly eras: Eras;
   /** The capability gate: a method behind an unadvertised capability is -32601. */
   // biome-ignore lint/suspicious/noExplicitAny: the method table is internal and serves every Scope (as src/methods.ts)
   readonly enabled?: (core: Core<any>) => boolean;

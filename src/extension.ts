@@ -6,7 +6,8 @@
  */
 import type { Context } from './context/context.js';
 import type { MethodSpec, NotificationFacts, NotificationSpec } from './core.js';
-import { internalError, invalidParams, methodNotFound } from './protocol/errors.js';
+import { internalError, invalidParams } from './protocol/errors.js';
+import type { Era, Eras, Revision } from './protocol/revisions/revision.js';
 import { isObject, type JsonObject } from './protocol/jsonrpc.js';
 import type { Caller, VisibleRule } from './primitives/visibility.js';
 import { validatorOf, type InferOutput, type SchemaLike, type StandardSchemaV1, type Validation } from './schema/standard-schema.js';
@@ -19,10 +20,10 @@ export type MethodCapability = { extension: string; settings?: JsonObject } | { 
 
 export interface MethodOptions<P extends SchemaLike | undefined = undefined, Scope = unknown> {
   /**
-   * Which protocol families serve it: 'legacy' (2025-06-18 / 2025-11-25, the `initialize` handshake),
-   * 'modern' (2026-07-28, stateless) or 'both' (the default). Elsewhere it is -32601.
+   * Which protocol families serve it: 'handshake' (2025-06-18 / 2025-11-25, after `initialize`),
+   * 'stateless' (2026-07-28) or 'both' (the default). Elsewhere it is -32601.
    */
-  eras?: 'legacy' | 'modern' | 'both';
+  eras?: Eras;
   /** The params, validated before the handler runs (Standard Schema or JSON Schema); invalid is -32602. `_meta` is never part of them. */
   params?: P;
   /** The capability the server declares while the method is served (settings of several methods under one id merge). */
@@ -76,7 +77,7 @@ function allowed<Scope>(rule: VisibleRule<Scope> | undefined, caller: Caller<Sco
 }
 
 function checkOptions(name: string, options: MethodOptions<SchemaLike | undefined, never>): void {
-  if (options.eras !== undefined && !['legacy', 'modern', 'both'].includes(options.eras)) throw new Error(`Method ${name}: eras must be 'legacy', 'modern' or 'both'`);
+  if (options.eras !== undefined && !['handshake', 'stateless', 'both'].includes(options.eras)) throw new Error(`Method ${name}: eras must be 'handshake', 'stateless' or 'both'`);
   if (options.visible !== undefined && typeof options.visible !== 'function') throw new Error(`Method ${name}: visible must be a function`);
   const cap = options.capability as { extension?: unknown; core?: unknown } | undefined;
   if (cap !== undefined && typeof cap.extension !== 'string' && typeof cap.core !== 'string') {
@@ -90,29 +91,30 @@ export function methodSpec<Scope>(name: string, options: MethodOptions<SchemaLik
   if (typeof handler !== 'function') throw new Error(`Method ${name}: the handler must be a function`);
   const validate = options.params === undefined ? undefined : validatorOf(options.params);
   const { visible, cache } = options;
-  const finish = (value: unknown, modern: boolean): JsonObject => {
+  // A result only some callers may see is never cached publicly, where results carry cache hints.
+  const finish = (value: unknown, revision: Revision): JsonObject => {
     const result = resultObject(name, value);
-    return visible !== undefined && modern && cache !== undefined ? { ...result, cacheScope: 'private' } : result;
+    return visible !== undefined && revision.caches && cache !== undefined ? { ...result, cacheScope: 'private' } : result;
   };
-  const invoke = (params: unknown, ctx: Context<Scope>, modern: boolean): JsonObject | Promise<JsonObject> => {
+  const invoke = (params: unknown, ctx: Context<Scope>, revision: Revision): JsonObject | Promise<JsonObject> => {
     const value = handler(params as never, ctx);
-    return value instanceof Promise ? value.then((v) => finish(v, modern)) : finish(value, modern);
+    return value instanceof Promise ? value.then((v) => finish(v, revision)) : finish(value, revision);
   };
-  const checked = (checking: Validation, ctx: Context<Scope>, modern: boolean): JsonObject | Promise<JsonObject> => {
+  const checked = (checking: Validation, ctx: Context<Scope>, revision: Revision): JsonObject | Promise<JsonObject> => {
     if (!checking.ok) throw invalidParams(`Invalid params for ${name}: ${checking.message}`);
-    return invoke(checking.value, ctx, modern);
+    return invoke(checking.value, ctx, revision);
   };
   return {
     eras: options.eras ?? 'both',
     cache,
     mrtr: options.mrtr === true,
     run(core, call) {
-      const modern = call.era === 'modern';
-      if (!allowed(visible, call.ctx, (error) => core.reportError(error, undefined))) throw methodNotFound(name, modern);
+      const { revision } = call;
+      if (!allowed(visible, call.ctx, (error) => core.reportError(error, undefined))) throw revision.methodNotFound(name);
       const params = ownParams(call.params);
-      if (validate === undefined) return invoke(params, call.ctx, modern);
+      if (validate === undefined) return invoke(params, call.ctx, revision);
       const checking = validate(params);
-      return checking instanceof Promise ? checking.then((c) => checked(c, call.ctx, modern)) : checked(checking, call.ctx, modern);
+      return checking instanceof Promise ? checking.then((c) => checked(c, call.ctx, revision)) : checked(checking, call.ctx, revision);
     },
   };
 }
@@ -136,6 +138,6 @@ export function notificationSpec(name: string, options: NotificationOptions<Sche
 }
 
 /** Whether a method registered with these options is served in this era. */
-export const servedIn = (eras: 'legacy' | 'modern' | 'both', era: 'legacy' | 'modern'): boolean => eras === 'both' || eras === era;
+export const servedIn = (eras: Eras, era: Era): boolean => eras === 'both' || eras === era;
 
 export { allowed as callerMayUse };

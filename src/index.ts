@@ -18,7 +18,8 @@ export { ErrorCode, McpError, ProtocolError, ResourceNotFoundError, UserError, i
 export type {
   JsonObject, JsonRpcMessage, JsonRpcRequest, JsonRpcNotification, JsonRpcResponse, RequestId,
 } from './protocol/jsonrpc.js';
-export { LEGACY_VERSIONS, MODERN_VERSIONS, META, type Era } from './protocol/versions.js';
+export { HANDSHAKE_VERSIONS, STATELESS_VERSIONS, META } from './protocol/versions.js';
+export type { Era } from './protocol/revisions/revision.js';
 export { encodeHeaderValue, decodeHeaderValue, type HeaderLookup } from './protocol/standard-headers.js';
 export { content } from './primitives/content.js';
 export { safeJoin } from './primitives/safe-join.js';

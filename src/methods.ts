@@ -5,7 +5,8 @@ import { overloaded } from './request/limits.js';
 import { ErrorCode, McpError, ProtocolError, invalidParams, internalError } from './protocol/errors.js';
 import { isObject, type JsonObject } from './protocol/jsonrpc.js';
 import { checkParamHeaders } from './protocol/standard-headers.js';
-import { META, MODERN_VERSIONS, negotiateLegacyVersion } from './protocol/versions.js';
+import { negotiateHandshakeVersion } from './protocol/revisions/handshake.js';
+import { META, STATELESS_VERSIONS } from './protocol/versions.js';
 import { complete } from './primitives/completions.js';
 import { paginate } from './primitives/pagination.js';
 import { renderPrompt } from './primitives/prompts.js';
@@ -26,7 +27,7 @@ const stringParam = (params: JsonObject, name: string): string => {
   return value;
 };
 
-const advertised = (capability: string) => (core: Core<any>): boolean => core.capabilities('legacy')[capability] !== undefined;
+const advertised = (capability: string) => (core: Core<any>): boolean => core.capabilities('handshake')[capability] !== undefined;
 const hasTools = advertised('tools');
 const hasPrompts = advertised('prompts');
 const hasResources = advertised('resources');
@@ -39,7 +40,7 @@ const hasCompletions = advertised('completions');
 function page(call: MethodCall<any>, core: Core<any>, key: keyof CacheSettings, items: readonly JsonObject[], personal: boolean): JsonObject {
   const { page: slice, nextCursor } = paginate(items, call.params.cursor, core.settings.pageSize);
   const result: JsonObject = nextCursor === undefined ? { [key]: slice } : { [key]: slice, nextCursor };
-  if (personal && call.era === 'modern') result.cacheScope = 'private'; // the ttlMs still comes from the settings
+  if (personal && call.revision.caches) result.cacheScope = 'private'; // the ttlMs still comes from the settings
   return result;
 }
 
@@ -50,11 +51,11 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
   if (!tool) throw invalidParams(`Unknown tool: '${name}'`);
   const args = call.params.arguments ?? {};
   if (!isObject(args)) throw invalidParams('params.arguments must be an object');
-  if (call.era === 'modern' && call.headers && tool.paramHeaders.length) {
+  if (call.meta && call.headers && tool.paramHeaders.length) {
     const mismatch = checkParamHeaders(tool.paramHeaders, args as JsonObject, call.headers);
     if (mismatch) throw mismatch;
   }
-  if (tool.requires && call.era === 'modern' && !hasCapability(call.ctx.client.capabilities, tool.requires)) {
+  if (tool.requires && call.meta && !hasCapability(call.ctx.client.capabilities, tool.requires)) {
     throw new ProtocolError(
       ErrorCode.MissingRequiredClientCapability,
       `Tool '${name}' needs the client capability ${Object.keys(tool.requires).join(', ')}`,
@@ -67,7 +68,7 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
   if (ttlMs === undefined) return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
   // The per-principal cap is counted by the store as it writes the task (one step, so across
   // instances too): planning must happen now, before the handler's first await, so no read first.
-  call.planTask(ttlMs, call.era === 'legacy');
+  call.planTask(ttlMs, call.revision.tasksStartAtOnce);
   return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
 }
 
@@ -79,7 +80,7 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
  */
 function taskTtl(core: Core<any>, call: MethodCall<any>, support: 'optional' | 'required', name: string): number | undefined {
   const { defaultTtlMs, maxTtlMs } = core.tasks.settings;
-  if (call.era === 'modern') {
+  if (call.meta) {
     if (declaresTasks(call)) return defaultTtlMs;
     if (support === 'required') throw missingTasksExtension(`Tool '${name}'`);
     return undefined;
@@ -119,13 +120,13 @@ async function completion(core: Core<any>, call: MethodCall<any>): Promise<JsonO
 }
 
 function initialize(core: Core<any>, call: MethodCall<any>): JsonObject {
-  const protocolVersion = negotiateLegacyVersion(call.params.protocolVersion);
+  const protocolVersion = negotiateHandshakeVersion(call.params.protocolVersion);
   if (call.connection) {
     call.connection.protocolVersion = protocolVersion;
     call.connection.clientCapabilities = (call.params.capabilities ?? {}) as ClientCapabilities;
     call.connection.clientInfo = clientInfoOf(call.params.clientInfo);
   }
-  const result: JsonObject = { protocolVersion, capabilities: core.capabilities('legacy', call.ctx), serverInfo: core.info };
+  const result: JsonObject = { protocolVersion, capabilities: core.capabilities('handshake', call.ctx), serverInfo: core.info };
   if (core.instructions !== undefined) result.instructions = core.instructions;
   return result;
 }
@@ -151,7 +152,7 @@ function subscription(add: boolean) {
 }
 
 function discover(core: Core<any>, call: MethodCall<any>): JsonObject {
-  const result: JsonObject = { supportedVersions: [...MODERN_VERSIONS], capabilities: core.capabilities('modern', call.ctx) };
+  const result: JsonObject = { supportedVersions: [...STATELESS_VERSIONS], capabilities: core.capabilities('stateless', call.ctx) };
   if (core.instructions !== undefined) result.instructions = core.instructions;
   result._meta = { [META.serverInfo]: core.info };
   return result;
@@ -274,13 +275,13 @@ async function stream(core: Core<any>, call: MethodCall<any>, send: Send, chosen
 
 /** Registered into every server's method table at construction. */
 export const BUILT_IN_METHODS: readonly (readonly [string, MethodSpec])[] = [
-  ['initialize', { eras: 'legacy', run: initialize }],
-  ['ping', { eras: 'legacy', run: () => ({}) }],
-  ['logging/setLevel', { eras: 'legacy', run: setLevel }],
-  ['resources/subscribe', { eras: 'legacy', enabled: hasResources, run: subscription(true) }],
-  ['resources/unsubscribe', { eras: 'legacy', enabled: hasResources, run: subscription(false) }],
-  ['server/discover', { eras: 'modern', cache: 'discover', run: discover }],
-  ['subscriptions/listen', { eras: 'modern', stream: true, run: listen }],
+  ['initialize', { eras: 'handshake', run: initialize }],
+  ['ping', { eras: 'handshake', run: () => ({}) }],
+  ['logging/setLevel', { eras: 'handshake', run: setLevel }],
+  ['resources/subscribe', { eras: 'handshake', enabled: hasResources, run: subscription(true) }],
+  ['resources/unsubscribe', { eras: 'handshake', enabled: hasResources, run: subscription(false) }],
+  ['server/discover', { eras: 'stateless', cache: 'discover', run: discover }],
+  ['subscriptions/listen', { eras: 'stateless', stream: true, run: listen }],
   ['tools/list', { eras: 'both', enabled: hasTools, cache: 'tools', run: (c, call) => page(call, c, 'tools', c.tools.listFor(call.ctx), c.tools.personal) }],
   ['tools/call', { eras: 'both', enabled: hasTools, mrtr: true, run: callTool }],
   ['prompts/list', {
@@ -313,7 +314,7 @@ export const BUILT_IN_METHODS: readonly (readonly [string, MethodSpec])[] = [
         throw invalidParams(`Resource not found: the URI is longer than ${MAX_URI_LENGTH} characters`, { uri });
       }
       const { result, cache, personal } = await c.resources.read(uri, call.ctx);
-      if (call.era !== 'modern') return result as unknown as JsonObject;
+      if (!call.revision.caches) return result as unknown as JsonObject;
       // A resource's own hint wins over the server-wide one (shape() lets fields already set stand);
       // one that only some callers may read is never cached publicly.
       const hint = personal ? { ttlMs: (cache ?? c.settings.cache.reads).ttlMs, cacheScope: 'private' } : cache;

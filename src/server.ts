@@ -21,8 +21,8 @@ import { ToolRegistry, type ToolHandler, type ToolOptions } from './primitives/t
 import { ListView, VIEW, Visibility, type Caller } from './primitives/visibility.js';
 import type { SchemaLike } from './schema/standard-schema.js';
 import type { Implementation } from './types.js';
-import { TASKS_EXTENSION } from './tasks/wire.js';
-import type { Era } from './protocol/versions.js';
+import { revisionOf } from './protocol/revisions/index.js';
+import type { Era, Eras } from './protocol/revisions/revision.js';
 import { principalFrom, wire, type MiniMCPOptions } from './options.js';
 import { BUILT_IN_METHODS } from './methods.js';
 import { MethodTable } from './method-table.js';
@@ -40,7 +40,7 @@ export type { MiniMCPOptions } from './options.js';
 /** A capability some method declares, in the eras it is served, for the callers who may use it. */
 interface Declared<Scope> {
   readonly capability: MethodCapability;
-  readonly eras: 'legacy' | 'modern' | 'both';
+  readonly eras: Eras;
   readonly visible: ((caller: Caller<Scope>) => boolean) | undefined;
 }
 
@@ -383,8 +383,7 @@ export class MiniMCP<Scope = unknown> {
     if (core.resources.size || this.#force.resources) caps.resources = { subscribe: true, listChanged: true };
     if (core.prompts.hasCompletions() || core.resources.hasCompletions()) caps.completions = {};
     if (core.tools.servesTasks()) {
-      if (era === 'modern') caps.extensions = { [TASKS_EXTENSION]: {} };
-      else caps.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+      revisionOf(era).declareTasks(caps);
     }
     const report = (error: unknown) => this.#core.reportError(error, undefined);
     for (const { capability, eras, visible } of this.#declared) {

@@ -117,7 +117,7 @@ function textOf(answer: CreateMessageResult): string {
  * from a tool and a JSON-RPC error from a prompt.
  */
 function requireModern(ctx: Context, name: string): void {
-  if (ctx.era === 'modern') return;
+  if (ctx.era === 'stateless') return;
   throw new McpError(
     ErrorCode.InvalidParams,
     `'${name}' exercises 2026-07-28 multi-round input (input_required results); ` +

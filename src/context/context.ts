@@ -3,7 +3,7 @@
  * scope, cancellation, client facts, and the ways back to the client: progress, logs, notifications
  * and requests. Sending without a channel (plain request/response) is a silent no-op.
  */
-import type { Era } from '../protocol/versions.js';
+import type { Era } from '../protocol/revisions/revision.js';
 import type { JsonObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import {
   levelRank, type ClientCapabilities, type CreateMessageParams, type CreateMessageResult, type ElicitParams,

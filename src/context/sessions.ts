@@ -8,7 +8,7 @@
  * versions only, client name and version as short strings.
  */
 import { isObject } from '../protocol/jsonrpc.js';
-import { isLegacyVersion } from '../protocol/versions.js';
+import { isHandshakeVersion } from '../protocol/revisions/handshake.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../types.js';
 import type { Signer } from './request-state.js';
 import { textFromBase64url, toBase64url } from '../platform/base64url.js';
@@ -108,7 +108,7 @@ export class SessionCodec {
     } catch {
       return undefined;
     }
-    if (!isObject(payload) || typeof payload.v !== 'string' || !isLegacyVersion(payload.v) || !isObject(payload.c)) return undefined;
+    if (!isObject(payload) || typeof payload.v !== 'string' || !isHandshakeVersion(payload.v) || !isObject(payload.c)) return undefined;
     const connection: Connection = { id: id.slice(0, firstDot), initialized: true, protocolVersion: payload.v, clientCapabilities: payload.c };
     const info = Array.isArray(payload.i) ? clientInfoOf({ name: payload.i[0], version: payload.i[1] }) : undefined;
     if (info !== undefined) connection.clientInfo = info;

@@ -7,7 +7,7 @@ import type { BusEvent } from '../state/bus.js';
 import type { Context } from '../context/context.js';
 import type { Connection } from '../context/sessions.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import { LATEST_LEGACY_VERSION } from '../protocol/versions.js';
+import { HANDSHAKE_VERSIONS } from '../protocol/versions.js';
 
 /** What visibility rules may look at: the facts of the request, never its channel back to the client. */
 export type Caller<Scope> = Pick<Context<Scope>, 'scope' | 'era' | 'protocolVersion' | 'client'>;
@@ -103,9 +103,9 @@ export class ListView<Scope> {
 export function connectionCaller<Scope>(scope: Scope, connection: Connection): Caller<Scope> {
   return {
     scope,
-    era: 'legacy',
+    era: 'handshake',
     get protocolVersion() {
-      return connection.protocolVersion ?? LATEST_LEGACY_VERSION;
+      return connection.protocolVersion ?? HANDSHAKE_VERSIONS[0];
     },
     get client() {
       return { capabilities: connection.clientCapabilities ?? {}, info: connection.clientInfo };

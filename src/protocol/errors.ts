@@ -115,5 +115,6 @@ export function clientErrorText(error: unknown, settings: ErrorTextSettings, fal
 }
 
 /** An unknown (or disabled) method; 2026 answers it over HTTP with 404. */
-export const methodNotFound = (method: string, modern: boolean): McpError =>
-  new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, modern ? 404 : undefined);
+/** -32601 with the HTTP status its revision gives it (a request's Revision.methodNotFound picks it). */
+export const methodNotFoundError = (method: string, httpStatus: number | undefined): McpError =>
+  new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, httpStatus);

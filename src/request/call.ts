@@ -11,15 +11,17 @@ import { MrtrBroker, StreamBroker, type InputBroker } from '../context/client-re
 import { Context, runWithContext, type ClientFacts, type ContextHost } from '../context/context.js';
 import { loadCrypto, mrtrAnswers } from '../context/request-state.js';
 import type { Connection, Core, MessageFacts, MethodCall, MethodSpec, OutcomeSink, Outcome, RequestInfo } from '../core.js';
-import { admitEra, decideEra, notInitialized, opensStream, type ModernMeta } from '../protocol/era.js';
-import { internalError, invalidRequest, methodNotFound, type McpError } from '../protocol/errors.js';
+import { decideEra, notInitialized, opensStream } from '../protocol/era.js';
+import { handshake } from '../protocol/revisions/handshake.js';
+import { revisionOf } from '../protocol/revisions/index.js';
+import type { Era, RequestMeta, Revision } from '../protocol/revisions/revision.js';
+import { internalError, invalidRequest, type McpError } from '../protocol/errors.js';
 import type { JsonObject, RequestId } from '../protocol/jsonrpc.js';
-import type { Era } from '../protocol/versions.js';
 import { levelRank, type ClientCapabilities, type Implementation } from '../types.js';
 import { Execution, type Interrupt } from './execution.js';
 import { cancelKey } from '../state/cancels.js';
 import { overloaded, type Waiter } from './limits.js';
-import { NO_REPLY, errorOutcome, failureOutcome, resultOutcome, shape } from './outcome.js';
+import { NO_REPLY, cacheHint, errorOutcome, failureOutcome, resultOutcome } from './outcome.js';
 import { TaskHandOff } from '../tasks/hand-off.js';
 import { TaskRun } from '../tasks/task-run.js';
 import { ownerKey } from '../state/answers.js';
@@ -35,9 +37,14 @@ const invoke = <Scope>(call: Call<Scope>): JsonObject | Promise<JsonObject> => c
 const invokeInContext = <Scope>(call: Call<Scope>): JsonObject | Promise<JsonObject> => runWithContext(call.ctx as Context<unknown>, invoke, call);
 
 export class Call<Scope> extends Execution implements MethodCall<Scope>, ContextHost<Scope>, Waiter, EventListenerObject {
-  era: Era = 'legacy';
-  modern: ModernMeta | undefined = undefined;
+  /** The request's protocol family, chosen once at admission: what differs on the wire is asked of it. */
+  revision: Revision = handshake;
+  /** The request's own `_meta` envelope (stateless family). */
+  meta: RequestMeta | undefined = undefined;
   protocolVersion = '';
+  get era(): Era {
+    return this.revision.era;
+  }
   ctx!: Context<Scope>;
   readonly params: JsonObject;
   readonly #core: Core<Scope>;
@@ -165,15 +172,16 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     const facts = this.#facts;
     this.#principal = facts.principal ?? this.#core.principalOf(facts.scope);
     const era = facts.era ?? decideEra(this.params, facts.headers);
-    const unknown = this.#openSession(era);
+    const revision = revisionOf(era);
+    const unknown = this.#openSession(revision);
     if (unknown) return errorOutcome(this.id, unknown);
-    const refusal = admitEra(this, era, this.method, this.params, facts.headers, this.#connection?.protocolVersion);
+    const refusal = revision.admit(this, this.method, this.params, facts.headers, this.#connection?.protocolVersion);
     if (refusal) return errorOutcome(this.id, refusal);
     const spec = this.#core.methods.get(this.method);
     if (!spec || (spec.eras !== 'both' && spec.eras !== era) || (spec.enabled && !spec.enabled(this.#core))) {
-      return errorOutcome(this.id, methodNotFound(this.method, era === 'modern'));
+      return errorOutcome(this.id, revision.methodNotFound(this.method));
     }
-    if (facts.requireInitialize && era === 'legacy' && this.#connection?.protocolVersion === undefined && !opensStream(this.method)) {
+    if (facts.requireInitialize && revision.sessions && this.#connection?.protocolVersion === undefined && !opensStream(this.method)) {
       return errorOutcome(this.id, notInitialized());
     }
     this.#spec = spec;
@@ -181,10 +189,10 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   }
 
   /** 2025: the session the client presented, checked for this principal; 2026 requests ignore one. */
-  #openSession(era: Era): McpError | undefined {
+  #openSession(revision: Revision): McpError | undefined {
     const facts = this.#facts;
     this.#connection = facts.connection;
-    if (facts.connection !== undefined || era === 'modern') return undefined;
+    if (facts.connection !== undefined || !revision.sessions) return undefined;
     if (facts.session !== undefined) {
       this.#connection = this.#core.sessions.open(facts.session, this.#principal);
       return this.#connection ? undefined : invalidRequest('Session not found: start a new one with initialize', 404);
@@ -246,7 +254,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   /** Builds the context and runs the method: a value is answered on the spot, a promise is waited for. */
   start(): Outcome | undefined {
     if (this.aborted) return this.#abortedOutcome(); // a dead connection, a cancel while queued
-    const retry = this.modern !== undefined && this.#spec.mrtr === true && this.params.requestState !== undefined;
+    const retry = this.meta !== undefined && this.#spec.mrtr === true && this.params.requestState !== undefined;
     const loading = retry ? loadCrypto() : undefined;
     if (loading !== undefined) {
       // Opening the MRTR state needs the hashing, loaded on the first round; then this runs again.
@@ -254,7 +262,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       return undefined;
     }
     try {
-      if (this.modern) this.#answers = mrtrAnswers(this.#core.stateCodec, this.method, this.params, this.#principal, retry);
+      if (this.meta) this.#answers = mrtrAnswers(this.#core.stateCodec, this.method, this.params, this.#principal, retry);
       this.ctx = new Context<Scope>(this);
       const run = this.#core.settings.asyncContext ? invokeInContext : invoke;
       const work = this.#trace === undefined ? run(this) : this.#trace.runHandler(run, this);
@@ -287,7 +295,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
    */
   planTask(ttlMs: number, immediate: boolean): void {
     const run = new TaskRun(this.#core.tasks, this, this.#principal, this.protocolVersion || 'unknown', ttlMs, this.client.capabilities);
-    const host = { id: this.id, legacy: this.modern === undefined, conclude: () => this.#conclude(), reply: (outcome: Outcome) => this.#reply(outcome), waitUntil: this.waitUntil };
+    const host = { id: this.id, revision: this.revision, conclude: () => this.#conclude(), reply: (outcome: Outcome) => this.#reply(outcome), waitUntil: this.waitUntil };
     this.#task = new TaskHandOff(run, { ...host, result: (result) => this.#result(result), failure: (error) => this.#failure(error) });
     if (immediate) this.toTask();
   }
@@ -367,7 +375,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
 
   #result(result: JsonObject): Outcome {
     try {
-      const outcome = resultOutcome(this.id, shape(this.#core.settings.cache, this.#spec.cache, this.modern !== undefined, result));
+      const outcome = resultOutcome(this.id, this.revision.shapeResult(result, cacheHint(this.#core.settings.cache, this.#spec.cache)));
       if (this.#minting) outcome.session = this.#core.sessions.mint(this.#connection!, this.#principal);
       return outcome;
     } catch (error) {
@@ -376,7 +384,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   }
 
   #failure(error: unknown): Outcome {
-    return failureOutcome(this.#core, this.id, error, this.#info(), this.modern !== undefined, this.ctx as Context<Scope> | undefined);
+    return failureOutcome(this.#core, this.id, error, this.#info(), this.revision, this.ctx as Context<Scope> | undefined);
   }
 
   /** A failure outside the handler's own error path (a broken principal function, a bug): logged, answered -32603. */
@@ -437,17 +445,17 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
 
   get client(): ClientFacts {
     if (this.#client) return this.#client;
-    const modern = this.modern;
+    const meta = this.meta;
     const connection = this.#connection;
-    return (this.#client = modern
-      ? { capabilities: modern.clientCapabilities as ClientCapabilities, info: modern.clientInfo as Implementation | undefined }
+    return (this.#client = meta
+      ? { capabilities: meta.clientCapabilities as ClientCapabilities, info: meta.clientInfo as Implementation | undefined }
       : { capabilities: connection?.clientCapabilities ?? {}, info: connection?.clientInfo });
   }
 
   /** 2026: logs only when `_meta` asks for a level. 2025: everything until `logging/setLevel` says otherwise. */
   get logThreshold(): number | undefined {
-    const modern = this.modern;
-    if (modern) return modern.logLevel === undefined ? undefined : levelRank(modern.logLevel);
+    const meta = this.meta;
+    if (meta) return meta.logLevel === undefined ? undefined : levelRank(meta.logLevel);
     const level = this.#connection?.logLevel;
     return level === undefined ? 0 : levelRank(level);
   }
@@ -460,8 +468,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     if (this.#broker) return this.#broker; // a task's broker once it is one
     const core = this.#core;
     const facts = this.#facts;
-    return (this.#broker = this.modern
-      ? new MrtrBroker(this.#answers ?? {}, this.modern.clientCapabilities as ClientCapabilities, () => this.needsInput(), this.#trace)
+    return (this.#broker = this.meta
+      ? new MrtrBroker(this.#answers ?? {}, this.meta.clientCapabilities as ClientCapabilities, () => this.needsInput(), this.#trace)
       : new StreamBroker(core.state.answers, ownerKey(this.#principal, this.#connection?.id), facts.send,
         this.#connection?.clientCapabilities ?? {}, core.settings.clientRequestTimeoutMs, this, this.#trace));
   }

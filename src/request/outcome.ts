@@ -4,7 +4,8 @@
  */
 import type { Context } from '../context/context.js';
 import type { CacheSettings, Core, Outcome, RequestInfo } from '../core.js';
-import { ErrorCode, McpError, UserError, clientErrorText, internalError } from '../protocol/errors.js';
+import type { Revision } from '../protocol/revisions/revision.js';
+import { McpError, UserError, clientErrorText, internalError } from '../protocol/errors.js';
 import { errorResponse, resultResponse, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
 import type { CacheHint } from '../types.js';
 
@@ -19,9 +20,9 @@ export const resultOutcome = (id: RequestId, result: JsonObject): Outcome =>
   ({ reply: resultResponse(id, result), status: 200 });
 
 /** Maps anything thrown to a protocol error; unexpected errors are logged, never sent with a stack. */
-export function toMcpError<Scope>(core: Core<Scope>, error: unknown, request: RequestInfo, modern: boolean): McpError {
+export function toMcpError<Scope>(core: Core<Scope>, error: unknown, request: RequestInfo, revision: Revision): McpError {
   try {
-    if (error instanceof McpError) return modern ? modernize(error) : error;
+    if (error instanceof McpError) return revision.wireError(error);
     if (error instanceof UserError) return internalError(String(error.message)); // meant for the client: not a fault to log
     core.reportError(error, request);
     return core.settings.debug && error instanceof Error ? internalError(`Internal error: ${error.message}`) : internalError(clientErrorText(error, core.settings, 'Internal error'));
@@ -31,8 +32,8 @@ export function toMcpError<Scope>(core: Core<Scope>, error: unknown, request: Re
 }
 
 /** The one place a failed request becomes an error reply: mapped, reported to the hooks, answered. */
-export function failureOutcome<Scope>(core: Core<Scope>, id: RequestId, error: unknown, request: RequestInfo, modern: boolean, ctx: Context<Scope> | undefined): Outcome {
-  const mcpError = toMcpError(core, error, request, modern);
+export function failureOutcome<Scope>(core: Core<Scope>, id: RequestId, error: unknown, request: RequestInfo, revision: Revision, ctx: Context<Scope> | undefined): Outcome {
+  const mcpError = toMcpError(core, error, request, revision);
   for (const hook of core.hooks) {
     try {
       hook.onError?.(request, mcpError, ctx);
@@ -43,16 +44,6 @@ export function failureOutcome<Scope>(core: Core<Scope>, id: RequestId, error: u
   return errorOutcome(id, mcpError);
 }
 
-/** 2026 clients never see the retired codes: -32002 becomes -32602 (same data), -32042 becomes -32603. */
-function modernize(error: McpError): McpError {
-  if (error.code === ErrorCode.ResourceNotFoundRetired) return new McpError(ErrorCode.InvalidParams, error.message, error.data);
-  if (error.code === ErrorCode.UrlElicitationRequired) return internalError(error.message);
-  return error;
-}
-
-/** 2026 results carry `resultType` and, for discover/list/read, cache hints; 2025 results stay untouched. */
-export function shape(settings: CacheSettings, cache: keyof CacheSettings | CacheHint | undefined, modern: boolean, result: JsonObject): JsonObject {
-  if (!modern) return result;
-  const hint = typeof cache === 'string' ? settings[cache] : cache;
-  return hint ? { ...hint, ...result, resultType: 'complete' } : { ...result, resultType: 'complete' };
-}
+/** The cache hint of a method (a key of the server's settings) or of a resource (its own hint), if any. */
+export const cacheHint = (settings: CacheSettings, cache: keyof CacheSettings | CacheHint | undefined): CacheHint | undefined =>
+  typeof cache === 'string' ? settings[cache] : cache;

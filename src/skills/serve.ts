@@ -4,6 +4,7 @@
  * declaring the extension's capability, and every skill file is an `mcp.resource()` (so
  * `resources/read`, the `resources` capability, visibility and telemetry are the resources' own).
  */
+import { revisionOf } from '../protocol/revisions/index.js';
 import type { Context } from '../context/context.js';
 import type { MethodHandler, MethodOptions } from '../extension.js';
 import { invalidParams } from '../protocol/errors.js';
@@ -90,7 +91,7 @@ export class SkillSet<Scope> {
 
   /** The caller's view: with a visibility rule anywhere, answers are private to the caller. */
   #private(result: JsonObject, ctx: Context<Scope>): JsonObject {
-    return this.#personal && ctx.era === 'modern' ? { ...result, cacheScope: 'private' } : result;
+    return this.#personal && revisionOf(ctx.era).caches ? { ...result, cacheScope: 'private' } : result;
   }
 
   #list(params: JsonObject, ctx: Context<Scope>): JsonObject {

@@ -8,14 +8,14 @@ import type { Outcome } from '../core.js';
 import type { JsonObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import { resultOutcome } from '../request/outcome.js';
 import type { TaskRun } from './task-run.js';
-import { createTaskResult, legacyTask } from './wire.js';
+import type { Revision } from '../protocol/revisions/revision.js';
 import type { MaybePromise } from '../types.js';
 
 /** What the hand-off needs of its request: to stop waiting on the handler, and to turn its end into an outcome. */
 export interface HandOffHost {
   readonly id: RequestId;
-  /** 2025 (true) nests the task under `task`; 2026 answers the flat creation result. */
-  readonly legacy: boolean;
+  /** The request's protocol family: the creation result's shape, and whether task messages are relayed. */
+  readonly revision: Revision;
   /** Ends the request's own wait (no idle clock, interrupts no longer answer it); false when it had already ended. */
   conclude(): boolean;
   result(result: JsonObject): Outcome;
@@ -39,12 +39,12 @@ export class TaskHandOff {
    * `tasks/result` streams, tagged with the task). Undefined otherwise: the request's own stream.
    */
   get send(): ((message: JsonRpcMessage) => void) | undefined {
-    return this.host.legacy && this.#storing ? this.#relay : undefined;
+    return this.host.revision.relaysTaskMessages && this.#storing ? this.#relay : undefined;
   }
 
   /** Whether the handler's notifications still go anywhere; undefined where the request decides. */
   get live(): boolean | undefined {
-    return this.host.legacy && this.#storing ? this.run.running : undefined;
+    return this.host.revision.relaysTaskMessages && this.#storing ? this.run.running : undefined;
   }
 
   readonly #relay = (message: JsonRpcMessage): void => this.run.relay(message);
@@ -79,11 +79,11 @@ export class TaskHandOff {
     const { run, host } = this;
     host.conclude();
     const settled = Promise.resolve(work).then(
-      (result) => run.finish(host.result(result).reply, host.legacy),
-      (error: unknown) => run.finish(host.failure(error).reply, host.legacy),
+      (result) => run.finish(host.result(result).reply, host.revision),
+      (error: unknown) => run.finish(host.failure(error).reply, host.revision),
     );
     host.waitUntil?.(settled);
-    const created = () => resultOutcome(host.id, host.legacy ? { task: legacyTask(run.record) } : createTaskResult(run.record));
+    const created = () => resultOutcome(host.id, host.revision.taskCreated(run.record));
     if (!this.#storing) this.store();
     const stored = this.#stored;
     if (!(stored instanceof Promise)) return created();

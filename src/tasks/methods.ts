@@ -11,7 +11,7 @@ import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { isTerminal, type TaskRecord } from '../state/task-store.js';
 import { ResultStream } from './result-stream.js';
 import { after } from './service.js';
-import { RELATED_TASK, TASKS_EXTENSION, detailedTask, legacyTask } from './wire.js';
+import { RELATED_TASK, TASKS_EXTENSION, detailedTask, handshakeTask } from './wire.js';
 
 type TaskCall = MethodCall<unknown> & { readonly principal: string };
 
@@ -33,7 +33,7 @@ const unknownTask = (taskId: string): McpError => invalidParams(`Unknown task: '
 
 /** The task id, checked; 2026 requests must also have declared the extension. */
 function taskIdOf(call: MethodCall<unknown>): string {
-  if (call.era === 'modern' && !declaresTasks(call)) throw missingTasksExtension(call.method);
+  if (call.meta && !declaresTasks(call)) throw missingTasksExtension(call.method);
   const taskId = call.params.taskId;
   if (typeof taskId !== 'string' || taskId === '') throw invalidParams('params.taskId must be a non-empty string');
   return taskId;
@@ -48,7 +48,7 @@ function getTask(core: Core<unknown>, call: MethodCall<unknown>): JsonObject | P
   const taskId = taskIdOf(call);
   return after(core.tasks.store.get(taskId, (call as TaskCall).principal), (task) => {
     const record = found(task, taskId);
-    return call.era === 'modern' ? detailedTask(record) : legacyTask(record);
+    return call.revision.task(record);
   });
 }
 
@@ -65,14 +65,12 @@ function updateTask(core: Core<unknown>, call: MethodCall<unknown>): JsonObject 
   });
 }
 
-/** 2026: an empty ack, also for a task already terminal. 2025: the task, and -32602 when already terminal. */
+/** The answer's shape is the revision's (Revision.taskCancelled). */
 function cancelTask(core: Core<unknown>, call: MethodCall<unknown>): JsonObject | Promise<JsonObject> {
   const taskId = taskIdOf(call);
   return after(core.tasks.store.cancel(taskId, (call as TaskCall).principal, 'The task was cancelled by the client.'), (outcome) => {
     if (outcome.outcome === 'unknown') throw unknownTask(taskId);
-    if (call.era === 'modern') return {};
-    if (outcome.outcome === 'terminal') throw invalidParams(`Task '${taskId}' is already ${outcome.task.status}: it cannot be cancelled`);
-    return legacyTask(outcome.task);
+    return call.revision.taskCancelled(outcome.task, outcome.outcome === 'terminal');
   });
 }
 
@@ -81,7 +79,7 @@ function listTasks(core: Core<unknown>, call: MethodCall<unknown>): JsonObject |
   if (cursor !== undefined && typeof cursor !== 'string') throw invalidParams('params.cursor must be a string');
   return after(core.tasks.store.list((call as TaskCall).principal, cursor, core.settings.pageSize), (page) => {
     if (!page) throw invalidParams('Invalid cursor');
-    const out: JsonObject = { tasks: page.tasks.map(legacyTask) };
+    const out: JsonObject = { tasks: page.tasks.map(handshakeTask) };
     if (page.nextCursor !== undefined) out.nextCursor = page.nextCursor;
     return out;
   });
@@ -132,10 +130,10 @@ const servesTasks = (core: Core<unknown>): boolean => core.tools.servesTasks();
 export const TASK_METHODS: (readonly [string, MethodSpec])[] = [
   ['tasks/get', { eras: 'both', enabled: servesTasks, run: getTask }],
   ['tasks/cancel', { eras: 'both', enabled: servesTasks, run: cancelTask }],
-  ['tasks/update', { eras: 'modern', enabled: servesTasks, run: updateTask }],
-  ['tasks/list', { eras: 'legacy', enabled: servesTasks, run: listTasks }],
+  ['tasks/update', { eras: 'stateless', enabled: servesTasks, run: updateTask }],
+  ['tasks/list', { eras: 'handshake', enabled: servesTasks, run: listTasks }],
   // Waits without a slot or an idle clock (like a listen stream): the task holds no request slot either.
-  ['tasks/result', { eras: 'legacy', enabled: servesTasks, stream: true, run: taskResult }],
+  ['tasks/result', { eras: 'handshake', enabled: servesTasks, stream: true, run: taskResult }],
 ];
 
 /**

@@ -9,7 +9,7 @@ import type { Core, MethodCall, Send } from '../core.js';
 import { ownerKey } from '../state/answers.js';
 import type { TaskRecord } from '../state/task-store.js';
 import { INPUT_ERROR, withRelatedTask } from './task-run.js';
-import { legacyTask } from './wire.js';
+import { handshakeTask } from './wire.js';
 
 export class ResultStream {
   /** Keys already asked on this stream (each is asked once per stream; a new stream asks again). */
@@ -39,7 +39,7 @@ export class ResultStream {
       this.#status = task.status;
       this.#statusMessage = task.statusMessage;
       // The task id is in the params: no related-task `_meta` here (the spec says SHOULD NOT).
-      this.send({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: legacyTask(task) });
+      this.send({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: handshakeTask(task) });
     }
     this.#ask(task);
   }

@@ -3,6 +3,7 @@
  * `ctx.elicit()`/`sample()`/`listRoots()` into `input_required` and waits for `tasks/update`, and
  * the watch that aborts the handler when the task is cancelled (from any instance).
  */
+import type { Revision } from '../protocol/revisions/revision.js';
 import { hasCapability, requiredCapability, wellFormed, type ClientMethod, type InputBroker } from '../context/client-requests.js';
 import { ErrorCode, ProtocolError, UserError } from '../protocol/errors.js';
 import { isObject, type JsonObject, type JsonRpcMessage } from '../protocol/jsonrpc.js';
@@ -123,14 +124,13 @@ export class TaskRun implements LocalTask, InputBroker {
   }
 
   /** The handler ended: its result or protocol error becomes the terminal status (unless cancelled first). */
-  finish(reply: JsonObject | undefined, legacy: boolean): void {
+  finish(reply: JsonObject | undefined, revision: Revision): void {
     if (this.#done) return;
     const error = reply?.error as TaskError | undefined;
     const result = reply?.result as JsonObject | undefined;
     let end: TaskEnd;
     if (error) end = { status: 'failed', error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
-    // 2025 counts a tool's isError result as failed; 2026 as completed (failed is for protocol errors).
-    else end = { status: legacy && result?.isError === true ? 'failed' : 'completed', result: result ?? {} };
+    else end = { status: revision.toolErrorFailsTask && result?.isError === true ? 'failed' : 'completed', result: result ?? {} };
     this.#end(end);
   }
 

@@ -24,17 +24,17 @@ function taskFields(task: TaskRecord, ttl: 'ttl' | 'ttlMs', poll: 'pollInterval'
 }
 
 /** The 2025 `Task` object. */
-export const legacyTask = (task: TaskRecord): JsonObject => taskFields(task, 'ttl', 'pollInterval');
+export const handshakeTask = (task: TaskRecord): JsonObject => taskFields(task, 'ttl', 'pollInterval');
 
 /** The 2026 task fields shared by CreateTaskResult and DetailedTask. */
-const modernTask = (task: TaskRecord): JsonObject => taskFields(task, 'ttlMs', 'pollIntervalMs');
+const statelessTask = (task: TaskRecord): JsonObject => taskFields(task, 'ttlMs', 'pollIntervalMs');
 
 /** 2026 `tools/call` answer when the call became a task. */
-export const createTaskResult = (task: TaskRecord): JsonObject => ({ resultType: 'task', ...modernTask(task) });
+export const createTaskResult = (task: TaskRecord): JsonObject => ({ resultType: 'task', ...statelessTask(task) });
 
 /** 2026 `tasks/get` answer (and `notifications/tasks` params): what the task waits on or ended with. */
 export function detailedTask(task: TaskRecord): JsonObject {
-  const out: JsonObject = { ...modernTask(task) };
+  const out: JsonObject = { ...statelessTask(task) };
   if (task.status === 'input_required' && task.inputRequests) out.inputRequests = task.inputRequests;
   if (task.status === 'completed' && task.result) out.result = task.result;
   if (task.status === 'failed' && task.error) out.error = task.error;

@@ -8,7 +8,7 @@ import { notificationOf } from '../state/bus.js';
 import type { Connection, Send } from '../core.js';
 import { McpError } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcMessage } from '../protocol/jsonrpc.js';
-import { LATEST_LEGACY_VERSION, META, MODERN_VERSIONS } from '../protocol/versions.js';
+import { HANDSHAKE_VERSIONS, META, STATELESS_VERSIONS } from '../protocol/versions.js';
 import type { CompletionResult } from '../primitives/completions.js';
 import type { MiniMCP } from '../server.js';
 import type {
@@ -214,7 +214,7 @@ class InProcessClient<Scope> implements TestClient {
   async #handshake(): Promise<JsonObject> {
     if (this.#modern) return this.#send('server/discover', {});
     const result = await this.#send('initialize', {
-      protocolVersion: LATEST_LEGACY_VERSION, capabilities: this.#capabilities as JsonObject, clientInfo: this.#clientInfo as unknown as JsonObject,
+      protocolVersion: HANDSHAKE_VERSIONS[0], capabilities: this.#capabilities as JsonObject, clientInfo: this.#clientInfo as unknown as JsonObject,
     });
     await this.#mcp.dispatch({ jsonrpc: '2.0', method: 'notifications/initialized' }, { connection: this.#connection });
     if (this.#options.logLevel) await this.#send('logging/setLevel', { level: this.#options.logLevel });
@@ -260,7 +260,7 @@ class InProcessClient<Scope> implements TestClient {
     const meta: JsonObject = { ...call?.meta };
     if (call?.onProgress) meta.progressToken = progressToken;
     if (this.#modern) {
-      meta[META.protocolVersion] = MODERN_VERSIONS[0];
+      meta[META.protocolVersion] = STATELESS_VERSIONS[0];
       meta[META.clientCapabilities] = this.#capabilities as JsonObject;
       meta[META.clientInfo] = this.#clientInfo as unknown as JsonObject;
       meta[META.logLevel] = this.#options.logLevel ?? 'debug';

@@ -27,7 +27,7 @@ describe('ctx.elicit() over stdio', () => {
     await client.connect(new StdioTransportV1(SERVER));
     closers.push(() => client.close());
     const result = await client.callTool({ name: 'ask', arguments: {} });
-    expect(result.content).toEqual([{ type: 'text', text: 'hello Ada (legacy)' }]);
+    expect(result.content).toEqual([{ type: 'text', text: 'hello Ada (handshake)' }]);
     expect(asked).toEqual(['Your name?']);
   });
 
@@ -52,7 +52,7 @@ describe('ctx.elicit() over stdio', () => {
     closers.push(() => client.close());
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     const result = await client.callTool({ name: 'ask', arguments: {} });
-    expect(result.content).toEqual([{ type: 'text', text: 'hello Grace (modern)' }]);
+    expect(result.content).toEqual([{ type: 'text', text: 'hello Grace (stateless)' }]);
     expect(asked).toEqual(['Your name?']);
     const calls = sent.filter((m) => m.method === 'tools/call');
     expect(calls).toHaveLength(2); // the first call, then the retry

@@ -236,12 +236,12 @@ describe('ctx facts', () => {
     await mcp.handle(req('initialize', { protocolVersion: '2025-06-18', capabilities: { roots: {} }, clientInfo: { name: 'c', version: '9' } }), { connection });
     await mcp.handle(req('tools/call', { name: 'facts', _meta: { progressToken: 3 } }, 'f'), { connection });
     expect(facts).toEqual({
-      requestId: 'f', method: 'tools/call', era: 'legacy', protocolVersion: '2025-06-18', meta: { progressToken: 3 },
+      requestId: 'f', method: 'tools/call', era: 'handshake', protocolVersion: '2025-06-18', meta: { progressToken: 3 },
       client: { capabilities: { roots: {} }, info: { name: 'c', version: '9' } },
     });
     // Without a connection on stdio-like use: latest 2025 version, empty capabilities.
     await mcp.handle(req('tools/call', { name: 'facts' }, 'g'));
-    expect(facts).toMatchObject({ era: 'legacy', protocolVersion: '2025-11-25', client: { capabilities: {} }, meta: undefined });
+    expect(facts).toMatchObject({ era: 'handshake', protocolVersion: '2025-11-25', client: { capabilities: {} }, meta: undefined });
     // 2025 over HTTP without a version header: the spec's 2025-03-26 default.
     await mcp.handle(req('tools/call', { name: 'facts' }, 'h'), { headers: new Headers() });
     expect(facts).toMatchObject({ protocolVersion: '2025-03-26' });
@@ -255,6 +255,6 @@ describe('ctx facts', () => {
       return 'ok';
     });
     await mcp.handle(req('tools/call', { name: 'facts', _meta: meta({ 'io.modelcontextprotocol/clientInfo': { name: 'm', version: '2' } }) }));
-    expect(facts).toEqual({ era: 'modern', protocolVersion: V, client: { capabilities: { sampling: {} }, info: { name: 'm', version: '2' } } });
+    expect(facts).toEqual({ era: 'stateless', protocolVersion: V, client: { capabilities: { sampling: {} }, info: { name: 'm', version: '2' } } });
   });
 });

@@ -33,10 +33,10 @@ describe('mcp.method(): a vendor method served like a built-in', () => {
       .toEqual({ echoed: { a: 1 }, ttlMs: 5000, cacheScope: 'public', resultType: 'complete' });
   });
 
-  it('eras gate it: a legacy-only method is -32601 (404) in 2026, a modern-only one -32601 in 2025', async () => {
+  it('eras gate it: a handshake-only method is -32601 (404) in 2026, a stateless-only one -32601 in 2025', async () => {
     const mcp = new MiniMCP(base)
-      .method('acme/old', { eras: 'legacy' }, () => ({ ok: true }))
-      .method('acme/new', { eras: 'modern' }, () => ({ ok: true }));
+      .method('acme/old', { eras: 'handshake' }, () => ({ ok: true }))
+      .method('acme/new', { eras: 'stateless' }, () => ({ ok: true }));
     const modern = await mcp.dispatch(req('acme/old', { _meta: meta() }));
     expect(modern.status).toBe(404);
     expect((modern.reply as any).error.code).toBe(-32601);
@@ -61,7 +61,7 @@ describe('mcp.method(): a vendor method served like a built-in', () => {
   it('declares its capability under extensions (or a core capability) in the eras it is served; settings merge', async () => {
     const mcp = new MiniMCP(base)
       .method('acme/a', { capability: { extension: 'com.acme/thing', settings: { a: true } } }, () => ({}))
-      .method('acme/b', { eras: 'modern', capability: { extension: 'com.acme/thing', settings: { b: true } } }, () => ({}))
+      .method('acme/b', { eras: 'stateless', capability: { extension: 'com.acme/thing', settings: { b: true } } }, () => ({}))
       .method('acme/c', { capability: { core: 'acme', settings: { x: 1 } } }, () => ({}));
     const { result } = await initialized(mcp);
     expect(result.capabilities.extensions).toEqual({ 'com.acme/thing': { a: true } });

@@ -175,7 +175,7 @@ describe('a hidden primitive answers exactly like an unregistered one', () => {
     const m = new MiniMCP<Scope>({ name: 'x', version: '1' });
     m.tool('t', { visible: (c) => { callers.push({ scope: c.scope, era: c.era, v: c.protocolVersion, caps: c.client.capabilities }); return true; } }, () => 'x');
     await m.dispatch(req('tools/list', { _meta: { ...meta(), 'io.modelcontextprotocol/clientCapabilities': { extensions: { a: {} } } } }), as(GUEST));
-    expect(callers).toEqual([{ scope: GUEST, era: 'modern', v: V, caps: { extensions: { a: {} } } }]);
+    expect(callers).toEqual([{ scope: GUEST, era: 'stateless', v: V, caps: { extensions: { a: {} } } }]);
   });
 });
 
@@ -211,7 +211,7 @@ describe('2026 cache hints', () => {
 
 describe('no rules: the shared list as before', () => {
   it('a caller’s list is the registry’s one cached array; the first rule makes lists per caller', () => {
-    const caller = { scope: GUEST, era: 'legacy' as const, protocolVersion: '2025-11-25', client: { capabilities: {}, info: undefined } };
+    const caller = { scope: GUEST, era: 'handshake' as const, protocolVersion: '2025-11-25', client: { capabilities: {}, info: undefined } };
     const tools = new ToolRegistry<Scope>(() => {}, undefined, new Visibility<Scope>(undefined, () => {}));
     tools.register({ name: 'a', handler: () => 'a' });
     expect(tools.personal).toBe(false);
@@ -288,7 +288,7 @@ describe('list_changed reaches only callers whose list changed', () => {
 
   it('ListView passes every change on when no rule applies', () => {
     const lists = { personal: false, visibleTo: () => [] };
-    const view = new ListView({ tools: lists, prompts: lists, resources: lists }, { scope: undefined, era: 'legacy', protocolVersion: '2025-11-25', client: { capabilities: {}, info: undefined } });
+    const view = new ListView({ tools: lists, prompts: lists, resources: lists }, { scope: undefined, era: 'handshake', protocolVersion: '2025-11-25', client: { capabilities: {}, info: undefined } });
     expect(view.concerns({ type: 'tools/list_changed' })).toBe(true);
     expect(view.concerns({ type: 'tools/list_changed' })).toBe(true);
     expect(view.concerns({ type: 'resources/updated', uri: 'x://y' })).toBe(true);

@@ -19,4 +19,15 @@ describe('layers', () => {
       .map((file) => relative(src, file));
     expect(offenders).toEqual([]);
   });
+
+  it('no file outside src/protocol/revisions/ branches on the protocol family by name (issue 23: it asks the Revision)', () => {
+    const family = "'(?:handshake|stateless|legacy|modern)'";
+    const branch = new RegExp(`\\bera\\s*[!=]==\\s*${family}|${family}\\s*[!=]==\\s*[\\w.]*era\\b|\\b(?:legacy|modern)\\s*\\?`);
+    const offenders = files(src)
+      // testing/ is a client: it speaks the revision its user picked.
+      .filter((file) => !/^(?:protocol\/revisions|testing)\//.test(relative(src, file)))
+      .filter((file) => branch.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(src, file));
+    expect(offenders).toEqual([]);
+  });
 });

@@ -5,6 +5,7 @@
  * (Host/Origin, Accept, the scope factory) and belong to the presented Mcp-Session-Id.
  */
 import { decideEra } from '../../protocol/era.js';
+import { revisionOf } from '../../protocol/revisions/index.js';
 import type { MiniMCP } from '../../server.js';
 import type { StreamReader } from '../../state/replay.js';
 import type { Exchange } from './exchange.js';
@@ -15,7 +16,7 @@ import { IdleKeepAlive, SSE_HEADERS, streamOwner } from './sse.js';
 
 /** A GET that carries a session id or a Last-Event-ID (anything else is 405 at the gate). */
 export async function serveGet<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>): Promise<void> {
-  if (decideEra(undefined, ex) === 'modern') {
+  if (!revisionOf(decideEra(undefined, ex)).servesGet) {
     return refuse(ex, 405, -32600, 'Method Not Allowed: this MCP endpoint only accepts POST', { allow: 'POST' }); // 2026 has no GET
   }
   if (!(acceptedTypes(ex.get('accept')) & ACCEPTS_SSE)) return refuse(ex, 406, -32600, 'Not Acceptable: Accept must allow text/event-stream');

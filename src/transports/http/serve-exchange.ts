@@ -5,8 +5,9 @@
  */
 import type { Outcome, OutcomeSink, Send } from '../../core.js';
 import { decideEra } from '../../protocol/era.js';
+import { revisionOf } from '../../protocol/revisions/index.js';
 import { isObject, serializeMessage, type JsonObject, type RequestId } from '../../protocol/jsonrpc.js';
-import type { Era } from '../../protocol/versions.js';
+import type { Era } from '../../protocol/revisions/revision.js';
 import type { MiniMCP } from '../../server.js';
 import type { CancelSignal } from '../../context/cancellation.js';
 import type { BodyRead, BodySink, Exchange } from './exchange.js';
@@ -152,7 +153,7 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
       // The era is decided once, here; the core and the SSE stream reuse it.
       const era: Era | undefined = isRequest ? decideEra(paramsOf(value), ex) : undefined;
       if (isRequest && settings.streamable && this.accepts & ACCEPTS_SSE) {
-        const sse = (this.#stream = new PostStream(ex, settings, era === 'legacy', session, this));
+        const sse = (this.#stream = new PostStream(ex, settings, revisionOf(era!).resumableStreams, session, this));
         send = (message) => sse.send(message);
         closeStream = () => sse.close();
         signal = sse;

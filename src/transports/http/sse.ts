@@ -66,7 +66,8 @@ export class PostStream implements CancelSignal, EventListenerObject {
   opened = false;
   readonly #ex: Exchange<unknown>;
   readonly #settings: Settings;
-  readonly #legacy: boolean;
+  /** The request's revision lets its stream be resumed (2025, SEP-1699). */
+  readonly #resumableRevision: boolean;
   readonly #session: string | undefined;
   /** Names the stream's owner when it is kept (read lazily: most streams never are). */
   readonly #owner: StreamOwner;
@@ -87,11 +88,11 @@ export class PostStream implements CancelSignal, EventListenerObject {
   /** Set when the stream is kept where the platform must be told to keep working (Workers' waitUntil). */
   #release: (() => void) | undefined;
 
-  /** `legacy`: the request is of the 2025 era (decided once, at the HTTP gate). */
-  constructor(ex: Exchange<unknown>, settings: Settings, legacy: boolean, session: string | undefined, owner: StreamOwner) {
+  /** `resumableRevision`: the request's revision (decided once, at the HTTP gate) has resumable streams. */
+  constructor(ex: Exchange<unknown>, settings: Settings, resumableRevision: boolean, session: string | undefined, owner: StreamOwner) {
     this.#ex = ex;
     this.#settings = settings;
-    this.#legacy = legacy;
+    this.#resumableRevision = resumableRevision;
     this.#session = session;
     this.#owner = owner;
   }
@@ -102,7 +103,7 @@ export class PostStream implements CancelSignal, EventListenerObject {
    * Decided on first need: most requests never stream.
    */
   get #isResumable(): boolean {
-    return (this.#resumable ??= this.#legacy && (this.#session !== undefined || this.#ex.get('mcp-protocol-version') !== undefined));
+    return (this.#resumable ??= this.#resumableRevision && (this.#session !== undefined || this.#ex.get('mcp-protocol-version') !== undefined));
   }
 
   // The CancelSignal dispatch watches: the exchange's disconnect signal, except that a resumable
