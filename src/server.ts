@@ -3,16 +3,14 @@
  * options.ts). Handlers are registered once; nothing here is rebuilt per request and no session is kept.
  */
 import { loadCrypto } from './context/request-state.js';
-import type { Core, Hooks, MessageFacts, NotificationSpec, Outcome, OutcomeSink, Send } from './core.js';
-import { Call } from './request/call.js';
-import { ownerKey } from './state/answers.js';
-import { cancelKey } from './state/cancels.js';
+import type { Core, Hooks, MessageFacts, Outcome, OutcomeSink, Send } from './core.js';
+import { routeMessage } from './request/inbound.js';
+import { Capabilities } from './capabilities.js';
 import type { NotificationBus } from './state/bus.js';
 import type { SharedState } from './state/index.js';
 import { SessionWatch } from './state/session-watch.js';
-import { NO_REPLY, errorOutcome } from './request/outcome.js';
-import { ErrorCode, McpError, internalError, invalidRequest } from './protocol/errors.js';
-import { parseJson, readEnvelope, serializeMessage, type JsonObject, type RequestId } from './protocol/jsonrpc.js';
+import { internalError, } from './protocol/errors.js';
+import { serializeMessage, type JsonObject, } from './protocol/jsonrpc.js';
 import { PromptRegistry, type PromptArgument, type PromptHandler, type PromptOptions } from './primitives/prompts.js';
 import {
   ResourceRegistry, type ResourceOptions, type ResourceReader, type TemplateOptions, type TemplateReader,
@@ -21,13 +19,10 @@ import { ToolRegistry, type ToolHandler, type ToolOptions } from './primitives/t
 import { ListView, VIEW, Visibility, type Caller } from './primitives/visibility.js';
 import type { SchemaLike } from './schema/standard-schema.js';
 import type { Implementation } from './types.js';
-import { revisionOf } from './protocol/revisions/index.js';
-import type { Era, Eras } from './protocol/revisions/revision.js';
 import { principalFrom, wire, type MiniMCPOptions } from './options.js';
 import { BUILT_IN_METHODS } from './methods.js';
 import { MethodTable } from './method-table.js';
-import {
-  callerMayUse, methodSpec, notificationSpec, servedIn, type MethodCapability, type MethodHandler, type MethodOptions,
+import {methodSpec, notificationSpec, type MethodHandler, type MethodOptions,
   type NotificationHandler, type NotificationOptions,
 } from './extension.js';
 
@@ -37,28 +32,19 @@ import type { SkillDefinition } from './skills/skill.js';
 
 export type { MiniMCPOptions } from './options.js';
 
-/** A capability some method declares, in the eras it is served, for the callers who may use it. */
-interface Declared<Scope> {
-  readonly capability: MethodCapability;
-  readonly eras: Eras;
-  readonly visible: ((caller: Caller<Scope>) => boolean) | undefined;
-}
-
 export class MiniMCP<Scope = unknown> {
   readonly #core: Core<Scope>;
-  readonly #force: NonNullable<MiniMCPOptions['capabilities']>;
-  #capabilities: Partial<Record<Era, JsonObject>> = {};
+  readonly #capabilities: Capabilities<Scope>;
   readonly #methods = new MethodTable(BUILT_IN_METHODS);
-  readonly #declared: Declared<Scope>[] = [];
   #skills: SkillSet<Scope> | undefined;
   #nextId = 0;
 
   constructor(options: MiniMCPOptions<Scope>) {
     const wired = wire(options as MiniMCPOptions<never>);
     const bus = wired.state.bus;
-    this.#force = options.capabilities ?? {};
+    this.#capabilities = new Capabilities(() => this.#core, options.capabilities ?? {});
     const changed = (type: 'tools' | 'prompts' | 'resources') => () => {
-      this.#capabilities = {};
+      this.#capabilities.changed();
       bus.publish({ type: `${type}/list_changed` });
     };
     const onError = options.onError ?? ((error, request) => console.error(`[minimcp] ${request?.method ?? 'transport'} failed:`, error));
@@ -72,7 +58,7 @@ export class MiniMCP<Scope = unknown> {
       hooks: [],
       methods: this.#methods,
       // Both eras advertise the same set, except tasks: core in 2025, an extension in 2026.
-      capabilities: (era, caller) => this.#capabilitiesFor(era, caller),
+      capabilities: (era, caller) => this.#capabilities.for(era, caller),
       principalOf: (scope) => principalFrom(scope, options.principal),
       reportError: (error, request) => {
         try {
@@ -145,8 +131,7 @@ export class MiniMCP<Scope = unknown> {
   method<const P extends SchemaLike | undefined = undefined>(name: string, options: MethodOptions<P, Scope>, handler: MethodHandler<Scope, NoInfer<P>>): this {
     this.#methods.add(name, methodSpec(name, options as MethodOptions<SchemaLike | undefined, Scope>, handler as MethodHandler<Scope, unknown>));
     if (options.capability !== undefined) {
-      this.#declared.push({ capability: options.capability, eras: options.eras ?? 'both', visible: options.visible });
-      this.#capabilities = {};
+      this.#capabilities.declare(options.capability, options.eras ?? 'both', options.visible);
     }
     return this;
   }
@@ -258,39 +243,7 @@ export class MiniMCP<Scope = unknown> {
    * returns undefined and calls `sink.deliver()` exactly once, later. Never throws.
    */
   route(message: unknown, facts: MessageFacts<Scope>, sink: OutcomeSink): Outcome | undefined {
-    try {
-      let value = message;
-      if (typeof message === 'string') {
-        const parsed = parseJson(message);
-        if (!parsed.ok) return errorOutcome(null, parsed.error);
-        value = parsed.value;
-      }
-      const envelope = readEnvelope(value);
-      switch (envelope.kind) {
-        case 'invalid':
-          return errorOutcome(envelope.id, envelope.error);
-        case 'request':
-          return new Call(this.#core, envelope.id, envelope.method, envelope.params, facts, sink).run();
-        case 'notification':
-          this.#onNotification(envelope.method, envelope.params, facts);
-          return NO_REPLY;
-        case 'response': {
-          const principal = this.#principalOf(facts);
-          const connectionId = this.#connectionId(facts, principal);
-          const routed = connectionId !== null && this.#core.state.answers.answer(envelope.id, ownerKey(principal, connectionId), envelope.result, envelope.error);
-          if (typeof routed === 'boolean') return answered(routed, envelope.id);
-          // A shared route answers later: the sink gets the outcome (a broken route is -32603, never a hang).
-          routed.then((ok) => sink.deliver(answered(ok, envelope.id)), (error: unknown) => {
-            this.#core.reportError(error, undefined);
-            sink.deliver(errorOutcome(envelope.id, internalError('Internal error: the answer could not be routed')));
-          });
-          return undefined;
-        }
-      }
-    } catch (error) {
-      this.#core.reportError(error, undefined);
-      return errorOutcome(null, new McpError(ErrorCode.InternalError, 'Internal error', undefined, 500));
-    }
+    return routeMessage(this.#core, message, facts, sink);
   }
 
   /**
@@ -311,49 +264,6 @@ export class MiniMCP<Scope = unknown> {
     return this.#core.principalOf(scope);
   }
 
-  #principalOf(facts: MessageFacts<Scope>): string {
-    return facts.principal ?? this.#core.principalOf(facts.scope);
-  }
-
-  /**
-   * The connection a notification or client response belongs to: the transport's, or the session it
-   * presented. null when it presented one that names no session of this principal: nothing matches.
-   */
-  #connectionId(facts: MessageFacts<Scope>, principal: string): string | undefined | null {
-    if (facts.connection !== undefined || facts.session === undefined) return facts.connection?.id;
-    // Without node:crypto loaded, this process minted no session: nothing here can belong to one.
-    if (loadCrypto() !== undefined) return null;
-    return this.#core.sessions.open(facts.session, principal)?.id ?? null;
-  }
-
-  #onNotification(method: string, params: JsonObject | undefined, facts: MessageFacts<Scope>): void {
-    if (method === 'notifications/initialized') {
-      if (facts.connection) facts.connection.initialized = true;
-    } else if (method === 'notifications/cancelled') {
-      const id = params?.requestId;
-      const principal = typeof id === 'string' || typeof id === 'number' ? this.#principalOf(facts) : undefined;
-      const connectionId = principal === undefined ? null : this.#connectionId(facts, principal);
-      if (connectionId !== null) {
-        const key = cancelKey(principal!, connectionId, id as RequestId);
-        this.#core.state.cancels.cancel(key, typeof params?.reason === 'string' ? params.reason : 'cancelled by the client');
-      }
-    }
-    // Everything else (progress for our requests, roots/list_changed...) needs no action from a stateless core,
-    // unless the server registered a handler for it.
-    const spec = this.#methods.notification(method);
-    if (spec !== undefined) this.#notify(spec, method, params ?? {}, facts);
-  }
-
-  #notify(spec: NotificationSpec, method: string, params: JsonObject, facts: MessageFacts<Scope>): void {
-    const request = { id: 0, method, params };
-    try {
-      const running = spec.run(this.#core, params, { scope: facts.scope, principal: this.#principalOf(facts) });
-      if (running instanceof Promise) running.catch((error: unknown) => this.#core.reportError(error, request));
-    } catch (error) {
-      this.#core.reportError(error, request);
-    }
-  }
-
   /** A request made in code: the same path as the wire, errors thrown as McpError. */
   async #request(method: string, params: JsonObject, facts?: MessageFacts<Scope>): Promise<JsonObject> {
     const { reply } = await this.dispatch({ jsonrpc: '2.0', id: `local-${++this.#nextId}`, method, params }, facts);
@@ -362,52 +272,6 @@ export class MiniMCP<Scope = unknown> {
     return reply?.result as JsonObject;
   }
 
-  /**
-   * Completions only for a caller who may see a completer, and a method's capability only for a caller
-   * who may use the method: the capabilities must not hint at hidden primitives.
-   */
-  #capabilitiesFor(era: Era, caller: Caller<Scope> | undefined): JsonObject {
-    const personal = caller !== undefined && this.#declared.some((d) => d.visible !== undefined);
-    const caps = personal ? this.#computeCapabilities(era, caller) : (this.#capabilities[era] ??= this.#computeCapabilities(era));
-    const core = this.#core;
-    if (caller === undefined || caps.completions === undefined || core.prompts.hasCompletions(caller) || core.resources.hasCompletions(caller)) return caps;
-    const { completions: _hidden, ...rest } = caps;
-    return rest;
-  }
-
-  #computeCapabilities(era: Era, caller?: Caller<Scope>): JsonObject {
-    const core = this.#core;
-    const caps: JsonObject = { logging: {} };
-    if (core.tools.size || this.#force.tools) caps.tools = { listChanged: true };
-    if (core.prompts.size || this.#force.prompts) caps.prompts = { listChanged: true };
-    if (core.resources.size || this.#force.resources) caps.resources = { subscribe: true, listChanged: true };
-    if (core.prompts.hasCompletions() || core.resources.hasCompletions()) caps.completions = {};
-    if (core.tools.servesTasks()) {
-      revisionOf(era).declareTasks(caps);
-    }
-    const report = (error: unknown) => this.#core.reportError(error, undefined);
-    for (const { capability, eras, visible } of this.#declared) {
-      if (!servedIn(eras, era) || (caller !== undefined && !callerMayUse(visible, caller, report))) continue;
-      declare(caps, capability);
-    }
-    return caps;
-  }
-}
-
-/** Adds a method's capability; the settings of several methods under one capability merge. */
-function declare(caps: JsonObject, capability: MethodCapability): void {
-  const settings = capability.settings ?? {};
-  if ('extension' in capability) {
-    const extensions = (caps.extensions = { ...(caps.extensions as JsonObject | undefined) });
-    extensions[capability.extension] = { ...(extensions[capability.extension] as JsonObject | undefined), ...settings };
-  } else {
-    caps[capability.core] = { ...(caps[capability.core] as JsonObject | undefined), ...settings };
-  }
-}
-
-/** A client response was taken (no reply), or nobody waits for it. */
-function answered(ok: boolean, id: RequestId): Outcome {
-  return ok ? NO_REPLY : errorOutcome(id, invalidRequest('Invalid Request: no request is waiting for this response'));
 }
 
 /** Where `dispatch()` receives an outcome that was not ready at once. */
