@@ -1,11 +1,11 @@
 /** What the dispatcher and the method table share: the registries, the settings, the limits. */
-import type { CancelSignal } from './context/cancellation.js';
+import type { CancelSignal } from './request/cancellation.js';
 import type { Context } from './context/context.js';
-import type { PrincipalQuota } from './context/principal.js';
+import type { PrincipalQuota } from './request/principal-quota.js';
 import type { ConcurrencyGate, IdleSweeper } from './request/limits.js';
 import type { SessionPatch, SharedState } from './state/index.js';
-import type { RequestStateCodec } from './context/request-state.js';
-import type { Connection, SessionCodec } from './context/sessions.js';
+import type { RequestStateCodec } from './signing/request-state.js';
+import type { Connection, SessionCodec } from './signing/session-ids.js';
 import type { McpError } from './protocol/errors.js';
 import type { JsonObject, JsonRpcResponse, RequestId } from './protocol/jsonrpc.js';
 import type { HeaderLookup } from './protocol/standard-headers.js';
@@ -20,7 +20,7 @@ import type { CacheHint, Implementation, MaybePromise, Send } from './types.js';
 
 export type { Send } from './types.js';
 
-export type { Connection } from './context/sessions.js';
+export type { Connection } from './signing/session-ids.js';
 
 /**
  * What a transport knows about one message beyond its bytes. Every field is optional: `handle()`

@@ -13,7 +13,7 @@ export type {
 } from './core.js';
 export { decideEra } from './protocol/era.js';
 export { Context, getContext, type AskOptions, type ClientFacts } from './context/context.js';
-export { Cancellation, type CancelSignal } from './context/cancellation.js';
+export { Cancellation, type CancelSignal } from './request/cancellation.js';
 export { ErrorCode, McpError, ProtocolError, ResourceNotFoundError, UserError, isResourceNotFound } from './protocol/errors.js';
 export type {
   JsonObject, JsonRpcMessage, JsonRpcRequest, JsonRpcNotification, JsonRpcResponse, RequestId,

@@ -13,7 +13,7 @@ import { renderPrompt } from './primitives/prompts.js';
 import { runTool } from './primitives/tools.js';
 import { ListView } from './primitives/visibility.js';
 import { hasCapability } from './context/client-requests.js';
-import { clientInfoOf } from './context/sessions.js';
+import { clientInfoOf } from './signing/session-ids.js';
 import { levelRank, type ClientCapabilities, type LoggingLevel } from './types.js';
 import { TASK_METHODS, declaresTasks, missingTasksExtension, watchTasks } from './tasks/methods.js';
 import type { MaybePromise } from './types.js';

@@ -3,9 +3,9 @@
  * built from them (state, limits, tasks). Kept apart from server.ts, which registers and dispatches.
  */
 import { positiveInt } from './option-checks.js';
-import { PrincipalQuota } from './context/principal.js';
-import { RequestStateCodec, Signer } from './context/request-state.js';
-import { SessionCodec } from './context/sessions.js';
+import { PrincipalQuota } from './request/principal-quota.js';
+import { RequestStateCodec, Signer } from './signing/request-state.js';
+import { SessionCodec } from './signing/session-ids.js';
 import { ConcurrencyGate, IdleSweeper } from './request/limits.js';
 import type { CacheSettings, Core, RequestInfo } from './core.js';
 import { resolveState, type SharedState } from './state/index.js';

@@ -2,7 +2,7 @@
  * MiniMCP: registration, and `handle()`, the one function every transport wraps (the options live in
  * options.ts). Handlers are registered once; nothing here is rebuilt per request and no session is kept.
  */
-import { loadCrypto } from './context/request-state.js';
+import { loadCrypto } from './signing/request-state.js';
 import type { Core, Hooks, MessageFacts, Outcome, OutcomeSink, Send } from './core.js';
 import { routeMessage } from './request/inbound.js';
 import { Capabilities } from './capabilities.js';

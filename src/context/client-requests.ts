@@ -4,7 +4,7 @@
  * (routed back by id); 2026 (MRTR) answers `input_required` and the client retries with the answers.
  */
 import { ErrorCode, McpError, ProtocolError, UserError } from '../protocol/errors.js';
-import type { CancelSignal } from './cancellation.js';
+import type { CancelSignal } from '../request/cancellation.js';
 import type { AnswerRoute } from '../state/answers.js';
 import { isObject, type JsonObject, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { ClientCapabilities } from '../types.js';

@@ -5,7 +5,7 @@
  */
 import type { BusEvent } from '../state/bus.js';
 import type { Context } from '../context/context.js';
-import type { Connection } from '../context/sessions.js';
+import type { Connection } from '../signing/session-ids.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { HANDSHAKE_VERSIONS } from '../protocol/versions.js';
 

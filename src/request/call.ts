@@ -9,7 +9,7 @@
  */
 import { MrtrBroker, StreamBroker, type InputBroker } from '../context/client-requests.js';
 import { Context, runWithContext, type ClientFacts, type ContextHost } from '../context/context.js';
-import { loadCrypto, mrtrAnswers } from '../context/request-state.js';
+import { loadCrypto, mrtrAnswers } from '../signing/request-state.js';
 import type { Connection, Core, MessageFacts, MethodCall, MethodSpec, OutcomeSink, Outcome, RequestInfo } from '../core.js';
 import { decideEra, notInitialized, opensStream } from '../protocol/era.js';
 import { handshake } from '../protocol/revisions/handshake.js';

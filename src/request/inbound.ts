@@ -4,7 +4,7 @@
  * client response goes to the 2025 server request waiting for it, for the same principal and
  * connection only. Never throws.
  */
-import { loadCrypto } from '../context/request-state.js';
+import { loadCrypto } from '../signing/request-state.js';
 import type { Core, MessageFacts, NotificationSpec, Outcome, OutcomeSink } from '../core.js';
 import { ErrorCode, McpError, internalError, invalidRequest } from '../protocol/errors.js';
 import { parseJson, readEnvelope, type JsonObject, type JsonRpcErrorObject, type RequestId } from '../protocol/jsonrpc.js';

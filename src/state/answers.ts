@@ -4,7 +4,7 @@
  * handler waits: `answer()` routes it there. Only the principal and connection the request went to may
  * answer (the `owner`); anyone else's response with that id matches nothing.
  */
-import type { CancelSignal } from '../context/cancellation.js';
+import type { CancelSignal } from '../request/cancellation.js';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import { UserError } from '../protocol/errors.js';
 import type { MaybePromise } from '../types.js';

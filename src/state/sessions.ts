@@ -4,7 +4,7 @@
  * notification channel. Over HTTP each request may land on another instance, so this lives here and
  * not on a connection object. stdio keeps its own Connection and never uses it.
  */
-import type { Connection } from '../context/sessions.js';
+import type { Connection } from '../signing/session-ids.js';
 import type { LoggingLevel, MaybePromise } from '../types.js';
 
 export interface SessionState {

@@ -1,7 +1,7 @@
 /** 2025 sessions without server state: minting on initialize, parsing back, malformed ids, cancellation by session. */
 import { describe, expect, it } from 'vitest';
-import { loadCrypto, Signer } from '../../src/context/request-state.js';
-import { SessionCodec } from '../../src/context/sessions.js';
+import { loadCrypto, Signer } from '../../src/signing/request-state.js';
+import { SessionCodec } from '../../src/signing/session-ids.js';
 import { MiniMCP } from '../../src/index.js';
 import { createFetchHandler } from '../../src/transports/http/index.js';
 

@@ -4,7 +4,7 @@
  * as one object per request whose methods live on a prototype, so the hot path allocates little.
  */
 
-import type { CancelSignal } from '../../context/cancellation.js';
+import type { CancelSignal } from '../../request/cancellation.js';
 
 /** What the body reader produced: bytes, a value a framework already parsed, or a refusal. */
 export type BodyRead =

@@ -7,7 +7,7 @@ import { positiveInt, type IntLimits } from '../../option-checks.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MiniMCP } from '../../server.js';
-import { Cancellation } from '../../context/cancellation.js';
+import { Cancellation } from '../../request/cancellation.js';
 import type { Idle } from '../../request/limits.js';
 import { bodyBudget } from './body-budget.js';
 import { serveOverride } from './serve-override.js';

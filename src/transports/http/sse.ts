@@ -7,7 +7,7 @@
  */
 import { serializeMessage, type JsonObject, type JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { newStreamId, type ReplayWriter } from '../../state/replay.js';
-import { callListener, type CancelSignal } from '../../context/cancellation.js';
+import { callListener, type CancelSignal } from '../../request/cancellation.js';
 import type { Exchange, HeaderMap } from './exchange.js';
 import type { Settings } from './options.js';
 
