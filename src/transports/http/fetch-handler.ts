@@ -3,12 +3,11 @@
  * fetch-style server. No node: imports here, so it runs unchanged on those runtimes.
  */
 import type { MiniMCP } from '../../server.js';
-import type { Idle } from '../../request/limits.js';
-import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
-import { bodyBudget } from './body-budget.js';
+import type { BodySink, Exchange, HeaderMap } from './exchange.js';
+import { BodyReader, type BodySource } from './body-reader.js';
 import { backlogExceeded, resolveSettings, type HttpOptions, type Settings } from './options.js';
 import { serveExchange } from './serve-exchange.js';
-import { LINGER_BYTES, LINGER_MS, worthDraining } from './linger.js';
+import { worthDraining } from './linger.js';
 
 export interface FetchHandlerOptions<Scope> extends HttpOptions {
   /** Who is calling, from the request (e.g. a verified token). Throw an McpError with httpStatus 401 to refuse. */
@@ -33,6 +32,20 @@ const encoder = new TextEncoder();
 const noop = (): void => {};
 
 /** The authority of an absolute URL, for runtimes (and tests) whose Request has no Host header. */
+/** Feeds the body's chunks to its reader until it ends, breaks, or no more are wanted. */
+async function pump(reader: ReadableStreamDefaultReader<Uint8Array>, body: BodyReader): Promise<void> {
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return body.end();
+      body.chunk(value);
+      if (body.settled) return;
+    }
+  } catch {
+    body.fail(); // the client aborted the upload (or the read was cancelled: then already settled)
+  }
+}
+
 function hostOfUrl(url: string): string | undefined {
   const start = url.indexOf('://');
   if (start < 0) return undefined;
@@ -40,7 +53,7 @@ function hostOfUrl(url: string): string | undefined {
   return url.slice(start + 3, end < 0 ? undefined : end);
 }
 
-class FetchExchange<Scope> implements Exchange<Scope>, Idle {
+class FetchExchange<Scope> implements Exchange<Scope>, BodySource {
   readonly method: string;
   readonly response: Promise<Response>;
   readonly #request: Request;
@@ -54,14 +67,8 @@ class FetchExchange<Scope> implements Exchange<Scope>, Idle {
   #ended = false;
   /** A plain (non-stream) answer went out: the exchange is over. */
   #answered = false;
-  /** The body being read, and whether its deadline (`bodyTimeoutMs`) passed first. */
+  /** The body's stream while it is read (body-reader.ts keeps the rules). */
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  #tooSlow = false;
-  // The body-read deadline's bookkeeping (see IdleSweeper): set while a body is being read.
-  lastActive = 0;
-  paused = 0;
-  idlePrev: Idle | undefined = undefined;
-  idleNext: Idle | undefined = undefined;
 
   constructor(request: Request, init: FetchInit<Scope> | undefined, factory: FetchHandlerOptions<Scope>['scope'], settings: Settings) {
     this.method = request.method;
@@ -111,73 +118,22 @@ class FetchExchange<Scope> implements Exchange<Scope>, Idle {
   }
 
   readBody(limit: number, sink: BodySink): void {
-    const deadline = this.#settings.bodyDeadline;
-    deadline.watch(this);
-    const done = (body: BodyRead): void => {
-      deadline.unwatch(this);
-      sink.bodyRead(this.#tooSlow ? 'too-slow' : body);
-    };
-    this.#read(limit).then(done, () => done(undefined)); // a locked or broken stream: unreadable
-  }
-
-  /** The body-read deadline passed: a client dripping its body would hold a slot; answered 408. */
-  expire(): void {
-    this.#tooSlow = true;
-    void this.#reader?.cancel().catch(() => {});
-  }
-
-  async #read(limit: number): Promise<BodyRead> {
     const declared = Number(this.#request.headers.get('content-length'));
-    if (declared > limit && !worthDraining(declared, limit)) return 'too-large';
-    const body = this.#request.body;
-    if (body === null) return new Uint8Array(0);
-    const reader = (this.#reader = body.getReader());
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    let reserved = 0; // bytes held in the process-wide budget (none once lingering)
-    // Over the limit the rest is read and dropped (bounded, see linger.ts), so the 413 reaches a
-    // client that is still uploading instead of a reset connection.
-    let lingering: ReturnType<typeof setTimeout> | undefined;
-    const stop = (): void => void reader.cancel().catch(() => {});
+    if (declared > limit && !worthDraining(declared, limit)) return sink.bodyRead('too-large');
+    const stream = this.#request.body;
+    if (stream === null) return sink.bodyRead(new Uint8Array(0));
+    let reader: ReadableStreamDefaultReader<Uint8Array>;
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size <= limit) {
-          if (!bodyBudget.reserve(value.byteLength, this.#settings.maxBufferedBytes)) {
-            stop();
-            return 'over-budget';
-          }
-          reserved += value.byteLength;
-          chunks.push(value);
-          continue;
-        }
-        chunks.length = 0;
-        bodyBudget.release(reserved);
-        reserved = 0;
-        lingering ??= setTimeout(stop, LINGER_MS);
-        if (size - limit > LINGER_BYTES) {
-          stop();
-          break;
-        }
-      }
+      reader = this.#reader = stream.getReader();
     } catch {
-      if (lingering === undefined || this.#tooSlow) return undefined; // the client aborted the upload, or took too long
-    } finally {
-      clearTimeout(lingering);
-      bodyBudget.release(reserved); // parsed at once from here; the budget is for bodies still arriving
+      return sink.bodyRead(undefined); // a locked stream: unreadable
     }
-    if (this.#tooSlow) return 'too-slow';
-    if (size > limit || declared > limit) return 'too-large';
-    if (chunks.length === 1) return chunks[0]!;
-    const all = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      all.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-    return all;
+    const body = new BodyReader(limit, declared, this.#settings, sink, this);
+    void pump(reader, body);
+  }
+
+  stopReading(): void {
+    void this.#reader?.cancel().catch(() => {});
   }
 
   holdOpen(): () => void {

@@ -8,12 +8,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { MiniMCP } from '../../server.js';
 import { Cancellation } from '../../request/cancellation.js';
-import type { Idle } from '../../request/limits.js';
-import { bodyBudget } from './body-budget.js';
+import { BodyReader, type BodySource } from './body-reader.js';
 import { serveOverride } from './serve-override.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { backlogExceeded, resolveSettings, type HttpOptions, type Settings } from './options.js';
-import { LINGER_BYTES, LINGER_MS, worthDraining } from './linger.js';
+import { worthDraining } from './linger.js';
 import { serveExchange } from './serve-exchange.js';
 import type { ScopedOptions } from '../scoped-options.js';
 
@@ -34,16 +33,16 @@ function onResponseClose(this: ServerResponse): void {
   (this as Tagged)[EXCHANGE]?.closed();
 }
 function onData(this: IncomingMessage, chunk: Buffer): void {
-  (this as Tagged)[EXCHANGE]?.data(chunk);
+  (this as Tagged)[EXCHANGE]?.body?.chunk(chunk);
 }
 function onEnd(this: IncomingMessage): void {
-  (this as Tagged)[EXCHANGE]?.ended();
+  (this as Tagged)[EXCHANGE]?.body?.end();
 }
 function onRequestError(this: IncomingMessage): void {
-  (this as Tagged)[EXCHANGE]?.settle(undefined);
+  (this as Tagged)[EXCHANGE]?.body?.fail();
 }
 
-class NodeExchange<Scope> implements Exchange<Scope>, Idle {
+class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
   readonly method: string;
   /** A light signal: dispatch only needs a flag and a listener (an AbortController costs microseconds). */
   readonly signal = new Cancellation();
@@ -51,19 +50,9 @@ class NodeExchange<Scope> implements Exchange<Scope>, Idle {
   readonly #res: ServerResponse;
   readonly #factory: NodeHandlerOptions<Scope>['scope'];
   readonly #next: ((error?: unknown) => void) | undefined;
-  #chunks: Buffer[] = [];
-  #size = 0;
-  #limit = 0;
-  #sink: BodySink | undefined;
   readonly #settings: Settings;
-  /** Over the limit: the rest of the body is read and dropped until it ends or a bound is hit (linger.ts). */
-  #lingering: ReturnType<typeof setTimeout> | undefined;
-  #dropped = 0;
-  // The body-read deadline's bookkeeping (see IdleSweeper): set while a body is being read.
-  lastActive = 0;
-  paused = 0;
-  idlePrev: Idle | undefined = undefined;
-  idleNext: Idle | undefined = undefined;
+  /** The body being read (body-reader.ts), until it is handed over. */
+  body: BodyReader | undefined;
 
   constructor(
     req: IncomingMessage,
@@ -101,37 +90,14 @@ class NodeExchange<Scope> implements Exchange<Scope>, Idle {
     if (req.readableEnded) return sink.bodyRead(this.#alreadyRead(limit));
     const declared = Number(req.headers['content-length']);
     if (declared > limit && !worthDraining(declared, limit)) return sink.bodyRead('too-large');
-    this.#limit = limit;
-    this.#sink = sink;
+    this.body = new BodyReader(limit, declared, this.#settings, sink, this);
     (req as Tagged)[EXCHANGE] = this as NodeExchange<unknown>;
     req.on('data', onData);
     req.once('end', onEnd);
     req.once('error', onRequestError);
-    this.#settings.bodyDeadline.watch(this);
-    if (declared > limit) this.#linger();
   }
 
-  /** Starts dropping the body (its bytes leave the budget); answering waits for its end, at most LINGER_MS. */
-  #linger(): void {
-    bodyBudget.release(this.#size);
-    this.#size = 0;
-    this.#chunks = [];
-    this.#lingering ??= setTimeout(() => this.#stopLingering(), LINGER_MS);
-  }
-
-  /** A bound was hit: answer now (413, Connection: close) and stop reading. */
-  #stopLingering(): void {
-    this.#stopReading();
-    this.ended();
-  }
-
-  /** The body-read deadline passed: a slow trickle is refused (408) and its connection closed. */
-  expire(): void {
-    this.#stopReading();
-    this.settle('too-slow');
-  }
-
-  #stopReading(): void {
+  stopReading(): void {
     this.#req.removeListener('data', onData);
     this.#req.pause();
   }
@@ -144,49 +110,14 @@ class NodeExchange<Scope> implements Exchange<Scope>, Idle {
     return body === undefined ? new Uint8Array(0) : { parsed: body };
   }
 
-  data(chunk: Buffer): void {
-    if (this.#lingering === undefined) {
-      const tooLarge = this.#size + chunk.length > this.#limit;
-      if (!tooLarge && bodyBudget.reserve(chunk.length, this.#settings.maxBufferedBytes)) {
-        this.#size += chunk.length;
-        this.#chunks.push(chunk);
-        return;
-      }
-      if (!tooLarge) {
-        // Over the process-wide budget: refuse at once (503, `Connection: close`), reading nothing more.
-        this.#stopReading();
-        return this.settle('over-budget');
-      }
-      this.#linger(); // over this request's limit: drop the rest, then answer 413
-    }
-    this.#dropped += chunk.length;
-    if (this.#dropped > LINGER_BYTES) this.#stopLingering();
-  }
-
-  ended(): void {
-    if (this.#lingering !== undefined) return this.settle('too-large');
-    const chunks = this.#chunks;
-    this.settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size));
-  }
-
-  /** Hands the outcome of the read over once; the buffered bytes leave the budget (parsed at once from here). */
-  settle(body: BodyRead): void {
-    const sink = this.#sink;
-    if (sink === undefined) return;
-    this.#sink = undefined;
-    clearTimeout(this.#lingering);
-    this.#settings.bodyDeadline.unwatch(this);
-    bodyBudget.release(this.#size);
-    this.#size = 0;
-    this.#chunks = [];
-    sink.bodyRead(body);
-  }
-
   /** The response closed: finished normally, or the client went away, which cancels the handler at once. */
   closed(): void {
     if (!this.#res.writableFinished) this.signal.abort(new Error('The client closed the connection'));
-    if (this.#sink !== undefined) this.#stopReading(); // an upload cut short gives its bytes back
-    this.settle(undefined);
+    const body = this.body;
+    if (body !== undefined && !body.settled) {
+      this.stopReading(); // an upload cut short gives its bytes back
+      body.fail();
+    }
   }
 
   respond(status: number, headers: HeaderMap | undefined, body: string | undefined): void {
