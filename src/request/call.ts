@@ -11,13 +11,13 @@ import { MrtrBroker, StreamBroker, type InputBroker } from '../context/client-re
 import { Context, runWithContext, type ClientFacts, type ContextHost } from '../context/context.js';
 import { loadCrypto, mrtrAnswers } from '../signing/request-state.js';
 import type { Connection, Core, MessageFacts, MethodCall, MethodSpec, OutcomeSink, Outcome, RequestInfo } from '../core.js';
-import { decideEra, notInitialized, opensStream } from '../protocol/era.js';
 import { handshake } from '../protocol/revisions/handshake.js';
-import { revisionOf } from '../protocol/revisions/index.js';
 import type { Era, RequestMeta, Revision } from '../protocol/revisions/revision.js';
-import { internalError, invalidRequest, type McpError } from '../protocol/errors.js';
+import { internalError } from '../protocol/errors.js';
 import type { JsonObject, RequestId } from '../protocol/jsonrpc.js';
 import { levelRank, type ClientCapabilities, type Implementation } from '../types.js';
+import { admit } from './admission.js';
+import { runHooked } from './hooks.js';
 import { Execution, type Interrupt } from './execution.js';
 import { cancelKey } from '../state/cancels.js';
 import { overloaded, type Waiter } from './limits.js';
@@ -50,8 +50,11 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   readonly #core: Core<Scope>;
   readonly #facts: MessageFacts<Scope>;
   readonly #sink: OutcomeSink;
-  #spec!: MethodSpec;
-  #principal = '';
+  // What admission established (admission.ts): this request is the record.
+  spec!: MethodSpec;
+  principal = '';
+  connection: Connection | undefined;
+  minting = false;
   /** The named principal whose share of the gate this request counts against (undefined: anonymous). */
   #share: string | undefined;
   #cancelKey: string | undefined;
@@ -64,10 +67,6 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   #answers: JsonObject | undefined;
   #broker: InputBroker | undefined;
   #client: ClientFacts | undefined;
-  /** 2025: the transport's connection, or the one the presented session names, or a new one for `initialize`. */
-  #connection: Connection | undefined;
-  /** A successful `initialize` mints a session id for the transport to hand out. */
-  #minting = false;
   /** tools/call of a task tool: the task it becomes (2025: before the handler runs; 2026: when it waits). */
   #task: TaskHandOff | undefined;
   /** Spans and metrics, only when the server has the `telemetry` option. */
@@ -94,9 +93,6 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   get headers(): MessageFacts['headers'] {
     return this.#facts.headers;
   }
-  get connection(): Connection | undefined {
-    return this.#connection;
-  }
   get send(): MessageFacts['send'] {
     return this.#task?.send ?? this.#facts.send;
   }
@@ -105,9 +101,6 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   }
   get statusNote(): ((message: string) => void) | undefined {
     return this.#task?.statusNote;
-  }
-  get principal(): string {
-    return this.#principal;
   }
   /** Whether this server serves the method (telemetry names unknown ones `_OTHER`). */
   get known(): boolean {
@@ -124,12 +117,12 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       ? loadCrypto()
       : undefined;
     if (loading !== undefined) {
-      loading.then(() => this.#later('admit'), (error: unknown) => this.#reply(this.#unexpected(error)));
+      loading.then(() => this.#resume(this.#admitted), (error: unknown) => this.#reply(this.#unexpected(error)));
       return undefined;
     }
     let outcome: Outcome | undefined;
     try {
-      outcome = this.admit() ?? this.#enterSession();
+      outcome = this.#admitted();
     } catch (error) {
       outcome = this.#unexpected(error);
     }
@@ -141,7 +134,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
    * by default: a Map lookup, no promise). A shared store answers later; a broken one is -32603.
    */
   #enterSession(): Outcome | undefined {
-    const connection = this.#connection;
+    const connection = this.connection;
     if (this.#facts.connection !== undefined || connection?.id === undefined) return this.#enter();
     const state = this.#core.state.sessions.get(connection.id);
     if (!(state instanceof Promise)) {
@@ -150,58 +143,29 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     }
     state.then((loaded) => {
       if (loaded !== undefined) applySession(connection, loaded);
-      this.#later('enter');
+      this.#resume(this.#enter);
     }, (error: unknown) => this.#reply(this.#unexpected(error)));
     return undefined;
   }
 
   /** 2025: a change to the session (log level, subscriptions), on its connection and, over HTTP, in the session store. */
   remember(patch: SessionPatch): MaybePromise<void> {
-    const connection = this.#connection;
+    const connection = this.connection;
     if (connection === undefined) return;
     patchConnection(connection, patch);
     if (this.#facts.connection !== undefined || connection.id === undefined) return; // a transport's own connection keeps it
     return this.#core.state.sessions.update(connection.id, patch);
   }
 
-  /**
-   * Who asks, the era (reused when the transport decided it), the session, the 2026 ladder and the
-   * method table. A refusal is an Outcome; undefined means go on.
-   */
-  admit(): Outcome | undefined {
-    const facts = this.#facts;
-    this.#principal = facts.principal ?? this.#core.principalOf(facts.scope);
-    const era = facts.era ?? decideEra(this.params, facts.headers);
-    const revision = revisionOf(era);
-    const unknown = this.#openSession(revision);
-    if (unknown) return errorOutcome(this.id, unknown);
-    const refusal = revision.admit(this, this.method, this.params, facts.headers, this.#connection?.protocolVersion);
-    if (refusal) return errorOutcome(this.id, refusal);
-    const spec = this.#core.methods.get(this.method);
-    if (!spec || (spec.eras !== 'both' && spec.eras !== era) || (spec.enabled && !spec.enabled(this.#core))) {
-      return errorOutcome(this.id, revision.methodNotFound(this.method));
-    }
-    if (facts.requireInitialize && revision.sessions && this.#connection?.protocolVersion === undefined && !opensStream(this.method)) {
-      return errorOutcome(this.id, notInitialized());
-    }
-    this.#spec = spec;
-    return undefined;
+  /** Admitted, then into the session's state: the steps before a request holds anything. */
+  #admitted(): Outcome | undefined {
+    return this.#admit() ?? this.#enterSession();
   }
 
-  /** 2025: the session the client presented, checked for this principal; 2026 requests ignore one. */
-  #openSession(revision: Revision): McpError | undefined {
-    const facts = this.#facts;
-    this.#connection = facts.connection;
-    if (facts.connection !== undefined || !revision.sessions) return undefined;
-    if (facts.session !== undefined) {
-      this.#connection = this.#core.sessions.open(facts.session, this.#principal);
-      return this.#connection ? undefined : invalidRequest('Session not found: start a new one with initialize', 404);
-    }
-    if (facts.sessions === true && this.method === 'initialize') {
-      this.#connection = {};
-      this.#minting = true;
-    }
-    return undefined;
+  /** Admission (admission.ts), with this request as its record. A refusal is an Outcome; undefined means go on. */
+  #admit(): Outcome | undefined {
+    const refusal = admit(this.#core, this.method, this.params, this.#facts, this);
+    return refusal === undefined ? undefined : errorOutcome(this.id, refusal);
   }
 
   /**
@@ -214,9 +178,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   #enter(): Outcome | undefined {
     const core = this.#core;
     const facts = this.#facts;
-    const connection = this.#connection;
+    const connection = this.connection;
     if (connection !== undefined || facts.headers === undefined) {
-      this.#cancelKey = cancelKey(this.#principal, connection?.id, this.id);
+      this.#cancelKey = cancelKey(this.principal, connection?.id, this.id);
       core.state.cancels.add(this.#cancelKey, this);
     }
     const signal = facts.signal;
@@ -225,8 +189,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       signal.addEventListener('abort', this);
       this.#listening = true;
     }
-    if (this.#spec.stream) return this.start();
-    this.#share = this.#principal === '' ? undefined : this.#principal; // anonymous callers share only the global cap
+    if (this.spec.stream) return this.start();
+    this.#share = this.principal === '' ? undefined : this.principal; // anonymous callers share only the global cap
     const admitted = core.gate.acquire(this, this.#share);
     if (admitted === undefined) return undefined; // queued: slot() comes later
     if (!admitted) return errorOutcome(this.id, overloaded());
@@ -254,15 +218,15 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   /** Builds the context and runs the method: a value is answered on the spot, a promise is waited for. */
   start(): Outcome | undefined {
     if (this.aborted) return this.#abortedOutcome(); // a dead connection, a cancel while queued
-    const retry = this.meta !== undefined && this.#spec.mrtr === true && this.params.requestState !== undefined;
+    const retry = this.meta !== undefined && this.spec.mrtr === true && this.params.requestState !== undefined;
     const loading = retry ? loadCrypto() : undefined;
     if (loading !== undefined) {
       // Opening the MRTR state needs the hashing, loaded on the first round; then this runs again.
-      loading.then(() => this.#later('start'), (error: unknown) => this.#reply(this.#failure(error)));
+      loading.then(() => this.#resume(this.start), (error: unknown) => this.#reply(this.#failure(error)));
       return undefined;
     }
     try {
-      if (this.meta) this.#answers = mrtrAnswers(this.#core.stateCodec, this.method, this.params, this.#principal, retry);
+      if (this.meta) this.#answers = mrtrAnswers(this.#core.stateCodec, this.method, this.params, this.principal, retry);
       this.ctx = new Context<Scope>(this);
       const run = this.#core.settings.asyncContext ? invokeInContext : invoke;
       const work = this.#trace === undefined ? run(this) : this.#trace.runHandler(run, this);
@@ -294,7 +258,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
    * 2026: it becomes one when the handler waits (see TaskHandOff.takes).
    */
   planTask(ttlMs: number, immediate: boolean): void {
-    const run = new TaskRun(this.#core.tasks, this, this.#principal, this.protocolVersion || 'unknown', ttlMs, this.client.capabilities);
+    const run = new TaskRun(this.#core.tasks, this, this.principal, this.protocolVersion || 'unknown', ttlMs, this.client.capabilities);
     const host = { id: this.id, revision: this.revision, conclude: () => this.#conclude(), reply: (outcome: Outcome) => this.#reply(outcome), waitUntil: this.waitUntil };
     this.#task = new TaskHandOff(run, { ...host, result: (result) => this.#result(result), failure: (error) => this.#failure(error) });
     if (immediate) this.toTask();
@@ -305,11 +269,14 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     if (this.#task?.store()) this.#broker = this.#task.run;
   }
 
-  /** Goes on once the hashing or the session's state is loaded: from admission, from entry, or from `start()`. */
-  #later(step: 'admit' | 'enter' | 'start'): void {
+  /**
+   * Goes on with `step`, a phase of this request, once what it waited for is loaded (the hashing,
+   * the session's state): anything thrown is answered, and an outcome goes to the sink.
+   */
+  #resume(step: (this: Call<Scope>) => Outcome | undefined): void {
     let outcome: Outcome | undefined;
     try {
-      outcome = step === 'admit' ? (this.admit() ?? this.#enterSession()) : step === 'enter' ? this.#enter() : this.start();
+      outcome = step.call(this);
     } catch (error) {
       outcome = this.#unexpected(error);
     }
@@ -319,7 +286,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   /** The method, with the hooks around it when there are any (called by `invoke`). */
   invoke(): JsonObject | Promise<JsonObject> {
     const core = this.#core;
-    return core.hooks.length ? runHooked(core, this.#spec, this, this.#info()) : this.#spec.run(core, this);
+    return core.hooks.length ? runHooked(core, this.spec, this, this.#info()) : this.spec.run(core, this);
   }
 
   /**
@@ -328,7 +295,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
    * when its handler returns. (A synchronous handler cannot go idle, so the clock starts here.)
    */
   #wait(work: Promise<JsonObject>): undefined {
-    if (!this.#spec.stream) {
+    if (!this.spec.stream) {
       this.#waiting = true;
       this.#core.idle.watch(this);
       // An interrupt that came while the handler ran is taken after reactions queued before it: a handler that already settled wins.
@@ -366,7 +333,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       if (why === 'aborted') return this.#abortedOutcome();
       if (why === 'timeout') throw internalError(`Request timed out after ${this.#core.settings.idleTimeoutMs} ms without progress`);
       const mrtr = this.#broker as MrtrBroker;
-      const requestState = this.#core.stateCodec.seal(this.method, this.params, this.#principal, { ...mrtr.used });
+      const requestState = this.#core.stateCodec.seal(this.method, this.params, this.principal, { ...mrtr.used });
       return resultOutcome(this.id, { resultType: 'input_required', inputRequests: mrtr.inputRequests, requestState });
     } catch (error) {
       return this.#failure(error);
@@ -375,8 +342,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
 
   #result(result: JsonObject): Outcome {
     try {
-      const outcome = resultOutcome(this.id, this.revision.shapeResult(result, cacheHint(this.#core.settings.cache, this.#spec.cache)));
-      if (this.#minting) outcome.session = this.#core.sessions.mint(this.#connection!, this.#principal);
+      const outcome = resultOutcome(this.id, this.revision.shapeResult(result, cacheHint(this.#core.settings.cache, this.spec.cache)));
+      if (this.minting) outcome.session = this.#core.sessions.mint(this.connection!, this.principal);
       return outcome;
     } catch (error) {
       return this.#failure(error);
@@ -446,7 +413,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   get client(): ClientFacts {
     if (this.#client) return this.#client;
     const meta = this.meta;
-    const connection = this.#connection;
+    const connection = this.connection;
     return (this.#client = meta
       ? { capabilities: meta.clientCapabilities as ClientCapabilities, info: meta.clientInfo as Implementation | undefined }
       : { capabilities: connection?.clientCapabilities ?? {}, info: connection?.clientInfo });
@@ -456,7 +423,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   get logThreshold(): number | undefined {
     const meta = this.meta;
     if (meta) return meta.logLevel === undefined ? undefined : levelRank(meta.logLevel);
-    const level = this.#connection?.logLevel;
+    const level = this.connection?.logLevel;
     return level === undefined ? 0 : levelRank(level);
   }
 
@@ -470,8 +437,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     const facts = this.#facts;
     return (this.#broker = this.meta
       ? new MrtrBroker(this.#answers ?? {}, this.meta.clientCapabilities as ClientCapabilities, () => this.needsInput(), this.#trace)
-      : new StreamBroker(core.state.answers, ownerKey(this.#principal, this.#connection?.id), facts.send,
-        this.#connection?.clientCapabilities ?? {}, core.settings.clientRequestTimeoutMs, this, this.#trace));
+      : new StreamBroker(core.state.answers, ownerKey(this.principal, this.connection?.id), facts.send,
+        this.connection?.clientCapabilities ?? {}, core.settings.clientRequestTimeoutMs, this, this.#trace));
   }
 
   endStream(): void {
@@ -481,27 +448,4 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   get waitUntil(): ((promise: Promise<unknown>) => void) | undefined {
     return this.#facts.waitUntil;
   }
-}
-
-/**
- * The hooks around the method, synchronous as long as each of them is: a hook or a handler that
- * returns a promise makes the rest wait for it, and only then is a promise made.
- */
-function runHooked<Scope>(core: Core<Scope>, spec: MethodSpec, call: Call<Scope>, request: RequestInfo, from = 0): JsonObject | Promise<JsonObject> {
-  const hooks = core.hooks;
-  for (let i = from; i < hooks.length; i++) {
-    const pending = hooks[i]!.before?.(request, call.ctx);
-    if (pending instanceof Promise) return pending.then(() => runHooked(core, spec, call, request, i + 1));
-  }
-  const result = spec.run(core, call);
-  return result instanceof Promise ? result.then((value) => runAfter(core, call, request, value, 0)) : runAfter(core, call, request, result, 0);
-}
-
-function runAfter<Scope>(core: Core<Scope>, call: Call<Scope>, request: RequestInfo, result: JsonObject, from: number): JsonObject | Promise<JsonObject> {
-  const hooks = core.hooks;
-  for (let i = from; i < hooks.length; i++) {
-    const pending = hooks[i]!.after?.(request, result, call.ctx);
-    if (pending instanceof Promise) return pending.then(() => runAfter(core, call, request, result, i + 1));
-  }
-  return result;
 }
