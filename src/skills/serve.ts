@@ -23,13 +23,17 @@ export interface SkillHost<Scope> {
   resource(uri: string, options: ResourceOptions<Scope>, read: ResourceReader<Scope>): unknown;
 }
 
-export interface SkillSettings {
+export interface SkillSettings<Scope> {
   /** Serve `resources/directory/read` and declare `directoryRead: true` (default true). */
   directoryRead: boolean;
   pageSize: number;
   /** 2026 cache hints: `skills/list` like the other lists, `skills/get` like `resources/read`. */
   listCache: CacheHint;
   getCache: CacheHint;
+  /** Whether a resource exists but this caller may not see it (the server-wide `visible` filter): a skill whose SKILL.md is hidden is hidden. */
+  hidden(uri: string, caller: Caller<Scope>): boolean;
+  /** The server has a `visible` filter: what a caller sees of skills may differ by caller. */
+  serverFilter: boolean;
 }
 
 const URI_PARAMS = { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] };
@@ -40,10 +44,10 @@ export class SkillSet<Scope> {
   readonly #skills = new Map<string, Skill<Scope>>();
   /** Directory URI -> the skill it belongs to (a nested skill's directories belong to both: the innermost wins). */
   readonly #directories = new Map<string, Skill<Scope>>();
-  readonly #settings: SkillSettings;
+  readonly #settings: SkillSettings<Scope>;
   #personal = false;
 
-  constructor(host: SkillHost<Scope>, settings: SkillSettings) {
+  constructor(host: SkillHost<Scope>, settings: SkillSettings<Scope>) {
     this.#settings = settings;
     const capability = { extension: SKILLS_EXTENSION };
     host.method('skills/list', { params: LIST_PARAMS, capability, cache: settings.listCache }, (params, ctx) => this.#list(params, ctx));
@@ -68,6 +72,7 @@ export class SkillSet<Scope> {
     if (this.#skills.has(skill.uri)) throw new Error(`Skill ${skill.uri} is already served`);
     this.#skills.set(skill.uri, skill);
     if (skill.visible !== undefined) this.#personal = true;
+    this.#personal ||= this.#settings.serverFilter;
     for (const [uri] of skill.directories) this.#directories.set(uri, skill);
     const { name, description } = skill.frontmatter as { name: string; description: string };
     for (const file of skill.files) {
@@ -82,7 +87,7 @@ export class SkillSet<Scope> {
 
   #mayUse(skill: Skill<Scope>, caller: Caller<Scope>): boolean {
     try {
-      return skill.visible === undefined || skill.visible(caller) === true;
+      return (skill.visible === undefined || skill.visible(caller) === true) && !this.#settings.hidden(skill.uri, caller);
     } catch {
       return false; // fail closed, as resources do
     }

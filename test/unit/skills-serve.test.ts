@@ -171,6 +171,19 @@ describe('dynamic skills, visibility, telemetry', () => {
     expect((await result(mcp, 'skills/get', { uri: 'skill://secret/SKILL.md' }, admin)).skill.frontmatter.name).toBe('secret');
   });
 
+  it('the server-wide visible filter hides a skill whose SKILL.md it hides: from list, get and directories too', async () => {
+    type Scope = { team?: string };
+    const mcp = new MiniMCP<Scope>({ ...base, visible: (primitive, caller) => !primitive.id.startsWith('skill://billing/') || caller.scope?.team === 'billing' });
+    await mcp.skill({ path: 'billing', files: { 'SKILL.md': skillMd('billing') } });
+    await mcp.skill({ path: 'open', files: { 'SKILL.md': skillMd('open') } });
+    const other = { scope: { team: 'support' } };
+    const list = await result(mcp, 'skills/list', {}, other);
+    expect([list.skills.map((s: any) => s.uri), list.cacheScope]).toEqual([['skill://open/SKILL.md'], 'private']);
+    expect((await error(mcp, 'skills/get', { uri: 'skill://billing/SKILL.md' }, other)).code).toBe(-32602);
+    expect((await error(mcp, 'resources/directory/read', { uri: 'skill://billing' }, other)).code).toBe(-32602);
+    expect((await result(mcp, 'skills/list', {}, { scope: { team: 'billing' } })).skills).toHaveLength(2);
+  });
+
   it('telemetry: the skills methods get spans named by their method', async () => {
     const otel = otelHarness();
     const mcp = await new MiniMCP({ ...base, telemetry: otel.telemetry }).skill({ path: 'a', files: { 'SKILL.md': skillMd('a') } });
