@@ -81,10 +81,11 @@ describe('minimcp dev', () => {
       const before = await list(base);
       expect(before?.digest).toMatch(/^sha256:/);
       write('second, longer version');
+      // While the server reloads, /mcp answers 503 (no result): keep asking until the new server answers.
       let after = before;
-      for (let i = 0; i < 100 && after?.digest === before?.digest; i++) {
+      for (let i = 0; i < 100 && (after === undefined || after.digest === before?.digest); i++) {
         await new Promise((r) => setTimeout(r, 100));
-        after = await list(base).catch(() => before);
+        after = await list(base).catch(() => undefined);
       }
       expect(after?.digest).not.toBe(before?.digest);
       expect(after!.size).toBe(before!.size + 'second, longer version'.length - 'first version'.length);
