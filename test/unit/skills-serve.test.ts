@@ -85,6 +85,16 @@ describe('skills from a folder: discovery, capability, list and get', () => {
     });
   });
 
+  it('bytes that are not UTF-8 go as a blob even under a textual type, so the digest still covers what is served', async () => {
+    const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9]); // "café" in Latin-1
+    const mcp = await new MiniMCP(base).skill({ path: 'a', files: { 'SKILL.md': skillMd('a'), 'latin1.md': latin1, 'utf8.md': new TextEncoder().encode('café') } });
+    const read = async (uri: string) => (await result(mcp, 'resources/read', { uri })).contents[0];
+    expect(await read('skill://a/latin1.md')).toEqual({ uri: 'skill://a/latin1.md', mimeType: 'text/markdown', blob: Buffer.from(latin1).toString('base64') });
+    expect(await read('skill://a/utf8.md')).toEqual({ uri: 'skill://a/utf8.md', mimeType: 'text/markdown', text: 'café' });
+    const entry = (await result(mcp, 'skills/get', { uri: 'skill://a/SKILL.md' })).skill.resources.find((r: any) => r.uri === 'skill://a/latin1.md');
+    expect(entry).toEqual({ uri: 'skill://a/latin1.md', digest: digest(latin1), size: 4 });
+  });
+
   it('skills/get of an unknown URI is -32602 with data.uri; of a file that is not a SKILL.md too', async () => {
     const mcp = await new MiniMCP(base).skills(skillsFolder());
     for (const uri of ['skill://nope/SKILL.md', 'skill://pdf-processing/templates/invoice.md', 'skill://pdf-processing']) {
