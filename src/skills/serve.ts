@@ -11,7 +11,7 @@ import type { JsonObject } from '../protocol/jsonrpc.js';
 import { paginate } from '../primitives/pagination.js';
 import type { ResourceOptions, ResourceReader } from '../primitives/resources.js';
 import type { Caller } from '../primitives/visibility.js';
-import type { SchemaLike } from '../schema/standard-schema.js';
+import type { SchemaLike, StandardSchemaV1 } from '../schema/standard-schema.js';
 import type { CacheHint } from '../types.js';
 import type { Skill } from './skill.js';
 
@@ -36,8 +36,21 @@ export interface SkillSettings<Scope> {
   serverFilter: boolean;
 }
 
-const URI_PARAMS = { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] };
-const LIST_PARAMS = { type: 'object', properties: { cursor: { type: 'string' } } };
+/**
+ * The methods' params, checked as a Standard Schema written here: a JSON Schema would load the JSON
+ * Schema validator at start-up and make the first call asynchronous, for two string fields.
+ */
+function params(uri: 'uri' | 'none'): StandardSchemaV1<JsonObject> {
+  const validate = (value: unknown) => {
+    const given = value as JsonObject;
+    if (uri === 'uri' && typeof given.uri !== 'string') return { issues: [{ message: 'must be a string', path: ['uri'] }] };
+    if (given.cursor !== undefined && typeof given.cursor !== 'string') return { issues: [{ message: 'must be a string', path: ['cursor'] }] };
+    return { value: given };
+  };
+  return { '~standard': { version: 1, vendor: 'minimcp', validate } };
+}
+const URI_PARAMS = params('uri');
+const LIST_PARAMS = params('none');
 
 /** Every skill of one server, by the URI of its SKILL.md, in registration order. */
 export class SkillSet<Scope> {
@@ -54,7 +67,7 @@ export class SkillSet<Scope> {
     host.method('skills/get', { params: URI_PARAMS, capability, cache: settings.getCache }, (params, ctx) => this.#get(params, ctx));
     if (settings.directoryRead) {
       const withDirectories = { extension: SKILLS_EXTENSION, settings: { directoryRead: true } };
-      host.method('resources/directory/read', { params: { ...URI_PARAMS, properties: { uri: { type: 'string' }, cursor: { type: 'string' } } }, capability: withDirectories },
+      host.method('resources/directory/read', { params: URI_PARAMS, capability: withDirectories },
         (params, ctx) => this.#readDirectory(params, ctx));
     }
   }

@@ -4,6 +4,7 @@
  * digest of the bytes served, resources/directory/read, dynamic skills, visibility per caller and
  * telemetry; and nothing outside a skill's directory readable (links, `..`, encoded traversal).
  */
+import { createHook } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -125,6 +126,23 @@ describe('skills from a folder: discovery, capability, list and get', () => {
     await expect(mcp.skill(join(root, 'acme/billing/refunds'))).rejects.toThrow('Skill skill://refunds/SKILL.md is already served');
     await expect(mcp.skills(join(root, 'acme/billing/refunds'))).rejects.toThrow('no directory under it holds a SKILL.md');
     expect((await result(mcp, 'skills/list')).skills).toHaveLength(1);
+  });
+});
+
+describe('the skills methods on the fast path', () => {
+  it('skills/list and skills/get answer without a single promise; a non-string cursor is -32602', async () => {
+    const mcp = await new MiniMCP(base).skill({ path: 'a', files: { 'SKILL.md': skillMd('a') } });
+    const list = { jsonrpc: '2.0', id: 1, method: 'skills/list', params: { _meta: meta } };
+    const get = { jsonrpc: '2.0', id: 2, method: 'skills/get', params: { uri: 'skill://a/SKILL.md', _meta: meta } };
+    const never = { deliver: () => { throw new Error('not synchronous'); } };
+    mcp.route(list, {}, never);
+    let promises = 0;
+    const hook = createHook({ init: (_id, type) => void (type === 'PROMISE' && promises++) }).enable();
+    const outcomes = [mcp.route(list, {}, never), mcp.route(get, {}, never)];
+    hook.disable();
+    expect(outcomes.map((o) => (o?.reply as any)?.result?.resultType)).toEqual(['complete', 'complete']);
+    expect(promises).toBe(0);
+    expect((await error(mcp, 'skills/list', { cursor: 5 })).message).toBe('Invalid params for skills/list: cursor: must be a string');
   });
 });
 
