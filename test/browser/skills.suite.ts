@@ -5,15 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDev, type DevServer } from '../../src/dev/supervisor.js';
-import { hasChromium, launch } from './support.js';
+import { hasChromium, playgroundOn } from './support.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe.skipIf(!hasChromium)('the playground lists skills', () => {
   let dir: string;
-  let dev: DevServer;
-  let browser: Awaited<ReturnType<typeof launch>>;
+  let playground: Awaited<ReturnType<typeof playgroundOn>>;
   let page: Page;
 
   beforeAll(async () => {
@@ -24,17 +22,12 @@ describe.skipIf(!hasChromium)('the playground lists skills', () => {
     writeFileSync(join(dir, 'skills/acme/refunds/templates/email.md'), 'Dear customer\n');
     writeFileSync(join(dir, 'server.ts'), `import { MiniMCP } from ${JSON.stringify(join(root, 'src/index.ts'))};
       export default async () => new MiniMCP({ name: 'skills', version: '1' }).skills(new URL('./skills', import.meta.url));`);
-    dev = await startDev({ file: join(dir, 'server.ts'), port: 0, print: () => {} });
-    browser = await launch();
-    page = await browser.browser.newPage();
-    page.setDefaultTimeout(15_000);
-    await page.goto(dev.url);
-    await page.locator('#status.ready').waitFor();
+    playground = await playgroundOn(join(dir, 'server.ts'));
+    page = playground.page;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await dev?.close();
+    await playground?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
