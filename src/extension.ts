@@ -13,7 +13,7 @@ import type { Caller, VisibleRule } from './primitives/visibility.js';
 import { validatorOf, type InferOutput, type SchemaLike, type StandardSchemaV1, type Validation } from './schema/standard-schema.js';
 import type { CacheHint } from './types.js';
 
-type MaybePromise<T> = T | Promise<T>;
+import type { MaybePromise } from './types.js';
 
 /** Where a method's capability is declared: under `capabilities.extensions[id]`, or as a core capability. */
 export type MethodCapability = { extension: string; settings?: JsonObject } | { core: string; settings?: JsonObject };

@@ -37,6 +37,7 @@ export class MiniMCP<Scope = unknown> {
   readonly #capabilities: Capabilities<Scope>;
   readonly #methods = new MethodTable(BUILT_IN_METHODS);
   #skills: SkillSet<Scope> | undefined;
+  readonly #serverFilter: boolean;
   #nextId = 0;
 
   constructor(options: MiniMCPOptions<Scope>) {
@@ -50,6 +51,7 @@ export class MiniMCP<Scope = unknown> {
     const onError = options.onError ?? ((error, request) => console.error(`[minimcp] ${request?.method ?? 'transport'} failed:`, error));
     if (options.visible !== undefined && typeof options.visible !== 'function') throw new TypeError('MiniMCP option visible must be a function');
     const visibility = new Visibility<Scope>(options.visible, (error) => this.#core.reportError(error, undefined));
+    this.#serverFilter = options.visible !== undefined;
     this.#core = {
       ...wired,
       tools: new ToolRegistry<Scope>(changed('tools'), options.toJsonSchema, visibility),
@@ -167,7 +169,11 @@ export class MiniMCP<Scope = unknown> {
       throw new Error('directoryRead is decided by the first skills registration of a server');
     }
     const { pageSize, cache } = this.#core.settings;
-    return (this.#skills ??= new SkillSet<Scope>(this, { directoryRead, pageSize, listCache: cache.resources, getCache: cache.reads }));
+    const resources = this.#core.resources;
+    return (this.#skills ??= new SkillSet<Scope>(this, {
+      directoryRead, pageSize, listCache: cache.resources, getCache: cache.reads,
+      hidden: (uri, caller) => resources.hiddenFrom(uri, caller), serverFilter: this.#serverFilter,
+    }));
   }
 
   /** Adds hooks around dispatch (logging, metrics, rate limits, authorization). */

@@ -26,7 +26,8 @@ const fail = (line: number, why: string): never => {
 /** The frontmatter block of a SKILL.md (between the leading `---` lines) and where it starts; undefined without one. */
 export function frontmatterBlock(source: string): { yaml: string; firstLine: number } | undefined {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
-  const match = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/.exec(text);
+  // The delimiters as hosts find them: `---` alone on the first line, and on a later line of its own.
+  const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
   if (!match) return undefined;
   return { yaml: match[1]!, firstLine: 2 };
 }
@@ -43,7 +44,7 @@ export function parseFrontmatter(yaml: string, firstLine = 1): JsonObject {
   });
   const raw = yaml.split(/\r?\n/);
   const { value, next } = readMapping(lines, 0, 0, raw, firstLine);
-  if (next < lines.length) fail(lines[next]!.number, 'unexpected indentation');
+  if (next < lines.length) fail(lines[next]!.number, 'unexpected indentation (a value that goes on over several lines must be a block scalar: `key: >`)');
   return value as JsonObject;
 }
 

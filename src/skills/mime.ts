@@ -12,10 +12,14 @@ const BY_EXTENSION: Record<string, string> = {
 /** MIME types served as text (when the bytes are valid UTF-8): everything else goes as a base64 blob. */
 const TEXTUAL = /^(text\/|application\/(json|xml|yaml|toml|x-sh|sql|javascript)|image\/svg\+xml)/;
 
-export function mimeTypeOf(path: string, isText: boolean): string {
+/** The MIME type a file's extension names, if it is one we know. */
+export function knownMimeType(path: string): string | undefined {
   const dot = path.lastIndexOf('.');
-  const known = dot > path.lastIndexOf('/') ? BY_EXTENSION[path.slice(dot + 1).toLowerCase()] : undefined;
-  return known ?? (isText ? 'text/plain' : 'application/octet-stream');
+  return dot > path.lastIndexOf('/') ? BY_EXTENSION[path.slice(dot + 1).toLowerCase()] : undefined;
+}
+
+export function mimeTypeOf(path: string, isText: boolean): string {
+  return knownMimeType(path) ?? (isText ? 'text/plain' : 'application/octet-stream');
 }
 
 export const servedAsText = (mimeType: string): boolean => TEXTUAL.test(mimeType);

@@ -12,7 +12,7 @@ import type { JsonObject } from '../protocol/jsonrpc.js';
 import { paginate } from '../primitives/pagination.js';
 import type { ResourceOptions, ResourceReader } from '../primitives/resources.js';
 import type { Caller } from '../primitives/visibility.js';
-import type { SchemaLike } from '../schema/standard-schema.js';
+import type { SchemaLike, StandardSchemaV1 } from '../schema/standard-schema.js';
 import type { CacheHint } from '../types.js';
 import type { Skill } from './skill.js';
 
@@ -24,34 +24,51 @@ export interface SkillHost<Scope> {
   resource(uri: string, options: ResourceOptions<Scope>, read: ResourceReader<Scope>): unknown;
 }
 
-export interface SkillSettings {
+export interface SkillSettings<Scope> {
   /** Serve `resources/directory/read` and declare `directoryRead: true` (default true). */
   directoryRead: boolean;
   pageSize: number;
   /** 2026 cache hints: `skills/list` like the other lists, `skills/get` like `resources/read`. */
   listCache: CacheHint;
   getCache: CacheHint;
+  /** Whether a resource exists but this caller may not see it (the server-wide `visible` filter): a skill whose SKILL.md is hidden is hidden. */
+  hidden(uri: string, caller: Caller<Scope>): boolean;
+  /** The server has a `visible` filter: what a caller sees of skills may differ by caller. */
+  serverFilter: boolean;
 }
 
-const URI_PARAMS = { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] };
-const LIST_PARAMS = { type: 'object', properties: { cursor: { type: 'string' } } };
+/**
+ * The methods' params, checked as a Standard Schema written here: a JSON Schema would load the JSON
+ * Schema validator at start-up and make the first call asynchronous, for two string fields.
+ */
+function params(uri: 'uri' | 'none'): StandardSchemaV1<JsonObject> {
+  const validate = (value: unknown) => {
+    const given = value as JsonObject;
+    if (uri === 'uri' && typeof given.uri !== 'string') return { issues: [{ message: 'must be a string', path: ['uri'] }] };
+    if (given.cursor !== undefined && typeof given.cursor !== 'string') return { issues: [{ message: 'must be a string', path: ['cursor'] }] };
+    return { value: given };
+  };
+  return { '~standard': { version: 1, vendor: 'minimcp', validate } };
+}
+const URI_PARAMS = params('uri');
+const LIST_PARAMS = params('none');
 
 /** Every skill of one server, by the URI of its SKILL.md, in registration order. */
 export class SkillSet<Scope> {
   readonly #skills = new Map<string, Skill<Scope>>();
   /** Directory URI -> the skill it belongs to (a nested skill's directories belong to both: the innermost wins). */
   readonly #directories = new Map<string, Skill<Scope>>();
-  readonly #settings: SkillSettings;
+  readonly #settings: SkillSettings<Scope>;
   #personal = false;
 
-  constructor(host: SkillHost<Scope>, settings: SkillSettings) {
+  constructor(host: SkillHost<Scope>, settings: SkillSettings<Scope>) {
     this.#settings = settings;
     const capability = { extension: SKILLS_EXTENSION };
     host.method('skills/list', { params: LIST_PARAMS, capability, cache: settings.listCache }, (params, ctx) => this.#list(params, ctx));
     host.method('skills/get', { params: URI_PARAMS, capability, cache: settings.getCache }, (params, ctx) => this.#get(params, ctx));
     if (settings.directoryRead) {
       const withDirectories = { extension: SKILLS_EXTENSION, settings: { directoryRead: true } };
-      host.method('resources/directory/read', { params: { ...URI_PARAMS, properties: { uri: { type: 'string' }, cursor: { type: 'string' } } }, capability: withDirectories },
+      host.method('resources/directory/read', { params: URI_PARAMS, capability: withDirectories },
         (params, ctx) => this.#readDirectory(params, ctx));
     }
   }
@@ -69,6 +86,7 @@ export class SkillSet<Scope> {
     if (this.#skills.has(skill.uri)) throw new Error(`Skill ${skill.uri} is already served`);
     this.#skills.set(skill.uri, skill);
     if (skill.visible !== undefined) this.#personal = true;
+    this.#personal ||= this.#settings.serverFilter;
     for (const [uri] of skill.directories) this.#directories.set(uri, skill);
     const { name, description } = skill.frontmatter as { name: string; description: string };
     for (const file of skill.files) {
@@ -83,7 +101,7 @@ export class SkillSet<Scope> {
 
   #mayUse(skill: Skill<Scope>, caller: Caller<Scope>): boolean {
     try {
-      return skill.visible === undefined || skill.visible(caller) === true;
+      return (skill.visible === undefined || skill.visible(caller) === true) && !this.#settings.hidden(skill.uri, caller);
     } catch {
       return false; // fail closed, as resources do
     }

@@ -8,10 +8,10 @@ import type { Context } from '../context/context.js';
 import { hashing, loadCrypto } from '../platform/crypto.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { VisibleRule } from '../primitives/visibility.js';
-import { mimeTypeOf, servedAsText } from './mime.js';
+import { knownMimeType, mimeTypeOf, servedAsText } from './mime.js';
 import { SkillError, checkLimits, checkSkillPath, skillFrontmatter } from './rules.js';
 
-type MaybePromise<T> = T | Promise<T>;
+import type { MaybePromise } from '../types.js';
 
 /** A file's content: text, bytes, or (a dynamic skill) a function that makes it on each read. */
 export type SkillFile<Scope = unknown> = string | Uint8Array | ((ctx: Context<Scope>) => MaybePromise<string | Uint8Array>);
@@ -62,7 +62,12 @@ function checkFilePath(path: string, where: string): void {
   if (bad) throw new SkillError(where, `the file path ${JSON.stringify(path)} must be relative, "/"-separated, without "." or ".." segments`);
 }
 
-const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+const hex = (bytes: Uint8Array): string => {
+  let out = '';
+  for (const b of bytes) out += HEX[b];
+  return out;
+};
 
 function textOf(bytes: Uint8Array): string | undefined {
   try {
@@ -72,12 +77,22 @@ function textOf(bytes: Uint8Array): string | undefined {
   }
 }
 
+/**
+ * The body of a file of a textual type given as bytes: text when they are UTF-8 (they then decode
+ * back to exactly these bytes), else the bytes. Decided on the first read, so start-up decodes nothing.
+ */
+function textOnRead(bytes: Uint8Array): () => string | Uint8Array {
+  let body: string | Uint8Array | undefined;
+  return () => (body ??= textOf(bytes) ?? bytes);
+}
+
 /** A static file, served as the exact bytes the digest covers (text only when it decodes back to them). */
 function staticFile<Scope>(root: string, path: string, content: string | Uint8Array): { file: ServedFile<Scope>; digest: string } {
   const bytes = typeof content === 'string' ? encoder.encode(content) : content;
-  const text = typeof content === 'string' ? content : textOf(bytes);
-  const mimeType = mimeTypeOf(path, text !== undefined);
-  const body = text !== undefined && servedAsText(mimeType) ? text : bytes;
+  // Only a file whose extension says nothing is decoded now: its MIME type depends on whether it is text.
+  const mimeType = knownMimeType(path) ?? mimeTypeOf(path, typeof content === 'string' || textOf(bytes) !== undefined);
+  const textual = servedAsText(mimeType);
+  const body = typeof content === 'string' ? (textual ? content : bytes) : textual ? textOnRead(bytes) : bytes;
   const digest = `sha256:${hex(hashing().sha256Of(bytes))}`;
   return { file: { uri: `${root}/${path}`, path, mimeType, size: bytes.length, body }, digest };
 }

@@ -4,3 +4,4 @@
  */
 import './playground.suite.js';
 import './cors.suite.js';
+import './skills.suite.js';

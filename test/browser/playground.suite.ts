@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDev, type DevServer } from '../../src/dev/supervisor.js';
-import { hasChromium, launch } from './support.js';
+import { hasChromium, playgroundOn } from './support.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const screenshots = process.env.UPDATE_SCREENSHOTS === '1';
@@ -19,8 +18,7 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
   let dir: string;
   let file: string;
   let source: string;
-  let dev: DevServer;
-  let browser: Awaited<ReturnType<typeof launch>>;
+  let playground: Awaited<ReturnType<typeof playgroundOn>>;
   let page: Page;
   const printed: string[] = [];
 
@@ -30,17 +28,12 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }'); // as `minimcp init` writes it
     source = readFileSync(join(root, 'test/browser/fixtures/playground-server.ts'), 'utf8').replace("'../../../src/index.js'", JSON.stringify(join(root, 'src/index.ts')));
     writeFileSync(file, source);
-    dev = await startDev({ file, port: 0, print: (line) => (printed.push(line), process.env.DEBUG_DEV && console.log(line)) });
-    browser = await launch();
-    page = await browser.browser.newPage();
-    page.setDefaultTimeout(15_000);
-    await page.goto(dev.url);
-    await page.locator('#status.ready').waitFor();
+    playground = await playgroundOn(file, (line) => (printed.push(line), process.env.DEBUG_DEV && console.log(line)));
+    page = playground.page;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await dev?.close();
+    await playground?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -6,7 +6,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startDev } from '../../src/dev/supervisor.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
@@ -39,4 +40,25 @@ export async function launch(extraArgs: string[] = []): Promise<{ browser: Brows
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** `minimcp dev` on `file` and a page on its playground, once it shows ready; `close()` ends both. */
+export async function playgroundOn(file: string, print: (line: string) => void = () => {}): Promise<{ page: Page; close(): Promise<void> }> {
+  const dev = await startDev({ file, port: 0, print });
+  let browser: Awaited<ReturnType<typeof launch>> | undefined;
+  const close = async () => {
+    await browser?.close();
+    await dev.close();
+  };
+  try {
+    browser = await launch();
+    const page = await browser.browser.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(dev.url);
+    await page.locator('#status.ready').waitFor();
+    return { page, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }

@@ -1,5 +1,5 @@
 /** `minimcp dev` conventions: a module that calls serve() itself, a factory export, and the errors a user meets. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +57,38 @@ describe('minimcp dev', () => {
       export default async () => new MiniMCP({ name: 'factory', version: '1' }).tool('hi', {}, () => 'from a factory');`;
     await withDev('factory.ts', source, async (base) => {
       expect((await callTool(base, 'hi')).result.content[0].text).toBe('from a factory');
+    });
+  }, 60_000);
+
+  it('re-reads a skill edited on disk: skills/list shows the new digest after the reload', async () => {
+    const skill = join(dir, 'skills/notes');
+    mkdirSync(skill, { recursive: true });
+    const write = (body: string) => writeFileSync(join(skill, 'SKILL.md'), `---\nname: notes\ndescription: Take notes\n---\n\n${body}\n`);
+    write('first version');
+    const source = `
+      import { MiniMCP } from ${src('index.ts')};
+      export default async () => new MiniMCP({ name: 'skills', version: '1' }).skills(new URL('./skills', import.meta.url));`;
+    const list = async (base: string) => {
+      const reply = await (await fetch(`${base}mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'skills/list', params: {} }),
+        signal: AbortSignal.timeout(30_000),
+      })).json();
+      return reply.result?.skills?.[0]?.resources?.[0] as { digest: string; size: number } | undefined;
+    };
+    await withDev('skills-server.ts', source, async (base) => {
+      const before = await list(base);
+      expect(before?.digest).toMatch(/^sha256:/);
+      write('second, longer version');
+      // While the server reloads, /mcp answers 503 (no result): keep asking until the new server answers.
+      let after = before;
+      for (let i = 0; i < 100 && (after === undefined || after.digest === before?.digest); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        after = await list(base).catch(() => undefined);
+      }
+      expect(after?.digest).not.toBe(before?.digest);
+      expect(after!.size).toBe(before!.size + 'second, longer version'.length - 'first version'.length);
     });
   }, 60_000);
 

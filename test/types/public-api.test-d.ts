@@ -216,3 +216,27 @@ void serve(mcp, { scope: () => 'anything' });
 const optionalPlan = new MiniMCP<{ plan: 'free' | 'pro' } | undefined>({ name: 'optional-plan', version: '1' });
 void serve(optionalPlan, { scope: () => ({ plan: 'pro' }) });
 serveStdio(optionalPlan, { scope: { plan: 'pro' } });
+
+// ---- extension methods and skills ---------------------------------------------------------------------
+
+mcp.method('acme/typed', { params: z.object({ q: z.string(), n: z.number().default(3) }) }, (params, ctx) => {
+  expectTypeOf(params).toEqualTypeOf<{ q: string; n: number }>();
+  expectTypeOf(ctx).toEqualTypeOf<Context<unknown>>();
+  return { hits: params.n };
+});
+mcp.method('acme/raw', { params: { type: 'object' } }, (params) => {
+  expectTypeOf(params).toEqualTypeOf<JsonObject>();
+  return undefined;
+});
+// @ts-expect-error a result must be an object, not a string
+mcp.method('acme/bad', {}, () => 'text');
+// @ts-expect-error eras is 'legacy', 'modern' or 'both'
+mcp.method('acme/era', { eras: 'new' }, () => ({}));
+mcp.notification('notifications/acme/seen', { params: z.object({ id: z.string() }) }, (params, sender) => {
+  expectTypeOf(params).toEqualTypeOf<{ id: string }>();
+  expectTypeOf(sender.principal).toEqualTypeOf<string>();
+});
+expectTypeOf(mcp.skills('./skills')).toEqualTypeOf<Promise<typeof mcp>>();
+void mcp.skill({ path: 'acme/refunds', files: { 'SKILL.md': '---\nname: refunds\ndescription: x\n---\n', 'data.md': () => 'made per read' } });
+// @ts-expect-error files map relative paths to text, bytes or a function
+void mcp.skill({ path: 'refunds', files: { 'SKILL.md': 12 } });

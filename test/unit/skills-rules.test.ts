@@ -104,3 +104,15 @@ describe('registration rules: each names the file and the rule', () => {
     await expect(register('refunds', { 'SKILL.md': valid, 'a.bin': half, 'b.bin': half })).rejects.toThrow(`Skill refunds: more than ${MAX_SKILL_BYTES} bytes`);
   });
 });
+
+describe('the frontmatter block', () => {
+  it('ends only at a line of its own: "---" at the end of a value is part of the value', async () => {
+    const mcp = await new MiniMCP({ name: 's', version: '1' }).skill({ path: 'a', files: { 'SKILL.md': '---\nname: a\ndescription: before---\n---\nbody' } });
+    const reply = (await mcp.handle({ jsonrpc: '2.0', id: 1, method: 'skills/get', params: { uri: 'skill://a/SKILL.md' } })) as any;
+    expect(reply.result.skill.frontmatter).toEqual({ name: 'a', description: 'before---' });
+  });
+
+  it('a value going on over several lines without a block scalar is refused with a hint', () => {
+    expect(() => parseFrontmatter('description: first\n  second')).toThrow('line 2: unexpected indentation (a value that goes on over several lines must be a block scalar');
+  });
+});

@@ -4,6 +4,7 @@
  * digest of the bytes served, resources/directory/read, dynamic skills, visibility per caller and
  * telemetry; and nothing outside a skill's directory readable (links, `..`, encoded traversal).
  */
+import { createHook } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,6 +86,16 @@ describe('skills from a folder: discovery, capability, list and get', () => {
     });
   });
 
+  it('bytes that are not UTF-8 go as a blob even under a textual type, so the digest still covers what is served', async () => {
+    const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9]); // "café" in Latin-1
+    const mcp = await new MiniMCP(base).skill({ path: 'a', files: { 'SKILL.md': skillMd('a'), 'latin1.md': latin1, 'utf8.md': new TextEncoder().encode('café') } });
+    const read = async (uri: string) => (await result(mcp, 'resources/read', { uri })).contents[0];
+    expect(await read('skill://a/latin1.md')).toEqual({ uri: 'skill://a/latin1.md', mimeType: 'text/markdown', blob: Buffer.from(latin1).toString('base64') });
+    expect(await read('skill://a/utf8.md')).toEqual({ uri: 'skill://a/utf8.md', mimeType: 'text/markdown', text: 'café' });
+    const entry = (await result(mcp, 'skills/get', { uri: 'skill://a/SKILL.md' })).skill.resources.find((r: any) => r.uri === 'skill://a/latin1.md');
+    expect(entry).toEqual({ uri: 'skill://a/latin1.md', digest: digest(latin1), size: 4 });
+  });
+
   it('skills/get of an unknown URI is -32602 with data.uri; of a file that is not a SKILL.md too', async () => {
     const mcp = await new MiniMCP(base).skills(skillsFolder());
     for (const uri of ['skill://nope/SKILL.md', 'skill://pdf-processing/templates/invoice.md', 'skill://pdf-processing']) {
@@ -115,6 +126,23 @@ describe('skills from a folder: discovery, capability, list and get', () => {
     await expect(mcp.skill(join(root, 'acme/billing/refunds'))).rejects.toThrow('Skill skill://refunds/SKILL.md is already served');
     await expect(mcp.skills(join(root, 'acme/billing/refunds'))).rejects.toThrow('no directory under it holds a SKILL.md');
     expect((await result(mcp, 'skills/list')).skills).toHaveLength(1);
+  });
+});
+
+describe('the skills methods on the fast path', () => {
+  it('skills/list and skills/get answer without a single promise; a non-string cursor is -32602', async () => {
+    const mcp = await new MiniMCP(base).skill({ path: 'a', files: { 'SKILL.md': skillMd('a') } });
+    const list = { jsonrpc: '2.0', id: 1, method: 'skills/list', params: { _meta: meta } };
+    const get = { jsonrpc: '2.0', id: 2, method: 'skills/get', params: { uri: 'skill://a/SKILL.md', _meta: meta } };
+    const never = { deliver: () => { throw new Error('not synchronous'); } };
+    mcp.route(list, {}, never);
+    let promises = 0;
+    const hook = createHook({ init: (_id, type) => void (type === 'PROMISE' && promises++) }).enable();
+    const outcomes = [mcp.route(list, {}, never), mcp.route(get, {}, never)];
+    hook.disable();
+    expect(outcomes.map((o) => (o?.reply as any)?.result?.resultType)).toEqual(['complete', 'complete']);
+    expect(promises).toBe(0);
+    expect((await error(mcp, 'skills/list', { cursor: 5 })).message).toBe('Invalid params for skills/list: cursor: must be a string');
   });
 });
 
@@ -169,6 +197,19 @@ describe('dynamic skills, visibility, telemetry', () => {
     expect((await error(mcp, 'resources/directory/read', { uri: 'skill://secret' }, user)).code).toBe(-32602);
     expect((await result(mcp, 'skills/list', {}, admin)).skills).toHaveLength(2);
     expect((await result(mcp, 'skills/get', { uri: 'skill://secret/SKILL.md' }, admin)).skill.frontmatter.name).toBe('secret');
+  });
+
+  it('the server-wide visible filter hides a skill whose SKILL.md it hides: from list, get and directories too', async () => {
+    type Scope = { team?: string };
+    const mcp = new MiniMCP<Scope>({ ...base, visible: (primitive, caller) => !primitive.id.startsWith('skill://billing/') || caller.scope?.team === 'billing' });
+    await mcp.skill({ path: 'billing', files: { 'SKILL.md': skillMd('billing') } });
+    await mcp.skill({ path: 'open', files: { 'SKILL.md': skillMd('open') } });
+    const other = { scope: { team: 'support' } };
+    const list = await result(mcp, 'skills/list', {}, other);
+    expect([list.skills.map((s: any) => s.uri), list.cacheScope]).toEqual([['skill://open/SKILL.md'], 'private']);
+    expect((await error(mcp, 'skills/get', { uri: 'skill://billing/SKILL.md' }, other)).code).toBe(-32602);
+    expect((await error(mcp, 'resources/directory/read', { uri: 'skill://billing' }, other)).code).toBe(-32602);
+    expect((await result(mcp, 'skills/list', {}, { scope: { team: 'billing' } })).skills).toHaveLength(2);
   });
 
   it('telemetry: the skills methods get spans named by their method', async () => {
