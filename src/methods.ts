@@ -9,6 +9,7 @@ import { checkParamHeaders } from './protocol/standard-headers.js';
 import { META, MODERN_VERSIONS, negotiateLegacyVersion } from './protocol/versions.js';
 import { complete } from './primitives/completions.js';
 import { paginate } from './primitives/pagination.js';
+import { own } from './platform/own.js';
 import { renderPrompt } from './primitives/prompts.js';
 import { runTool } from './primitives/tools.js';
 import { ListView } from './primitives/visibility.js';
@@ -116,7 +117,7 @@ async function completion(core: Core<any>, call: MethodCall<any>): Promise<JsonO
   if (typeof argument?.name !== 'string' || typeof argument.value !== 'string') {
     throw invalidParams('params.argument needs a string name and value');
   }
-  const context = (call.params.context as JsonObject | undefined)?.arguments as Record<string, string> | undefined;
+  const context = completionContext(call.params.context);
   let completers;
   if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
     const prompt = core.prompts.find(ref.name, call.ctx);
@@ -129,7 +130,18 @@ async function completion(core: Core<any>, call: MethodCall<any>): Promise<JsonO
   } else {
     throw invalidParams('params.ref must be a ref/prompt with a name or a ref/resource with a uri');
   }
-  return { completion: await complete(completers?.[argument.name], argument.value, context ?? {}) };
+  return { completion: await complete(own(completers, argument.name), argument.value, context) };
+}
+
+/** `params.context.arguments`: the values already chosen, strings by name (a completer reads them). */
+function completionContext(context: unknown): Record<string, string> {
+  if (context === undefined) return {};
+  const args = isObject(context) ? context.arguments : undefined;
+  if (args === undefined) return {};
+  if (!isObject(args) || !Object.values(args).every((v) => typeof v === 'string')) {
+    throw invalidParams('params.context.arguments must be an object of strings');
+  }
+  return args as Record<string, string>;
 }
 
 function initialize(core: Core<any>, call: MethodCall<any>): JsonObject {
