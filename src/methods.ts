@@ -222,7 +222,7 @@ function jsonWithin(value: unknown, limit: number): boolean {
 }
 
 /** Which bus events a `subscriptions/listen` filter asked for (only what we can honour); -32602 past the caps. */
-function honoured(filter: JsonObject, call: MethodCall<any>): ListenFilter {
+function honoured(filter: JsonObject, call: MethodCall<any>, servesTasks: boolean): ListenFilter {
   const chosen: ListenFilter = {
     toolsListChanged: filter.toolsListChanged === true,
     promptsListChanged: filter.promptsListChanged === true,
@@ -231,7 +231,8 @@ function honoured(filter: JsonObject, call: MethodCall<any>): ListenFilter {
     taskIds: undefined,
   };
   const taskIds = filter.taskIds;
-  if (Array.isArray(taskIds) && taskIds.every((t) => typeof t === 'string') && declaresTasks(call)) {
+  // A server with no task tool has no task to report on: its ids would only cost store reads.
+  if (servesTasks && Array.isArray(taskIds) && taskIds.every((t) => typeof t === 'string') && declaresTasks(call)) {
     if (taskIds.length > MAX_LISTEN_URIS) throw invalidParams(`taskIds holds more than ${MAX_LISTEN_URIS} ids`);
     chosen.taskIds = [...new Set(taskIds as string[])];
   }
@@ -269,7 +270,7 @@ async function listen(core: Core<any>, call: MethodCall<any>): Promise<JsonObjec
   if (!jsonWithin(call.params, MAX_LISTEN_PARAMS_CHARS)) {
     throw invalidParams(`subscriptions/listen params are larger than ${MAX_LISTEN_PARAMS_CHARS} characters`);
   }
-  const chosen = honoured(filter as JsonObject, call);
+  const chosen = honoured(filter as JsonObject, call, core.tools.servesTasks());
   // Streams hold no concurrency slot, so they have a cap of their own, in all and per principal.
   const principal = core.principalOf(call.ctx.scope);
   if (!core.streams.acquire(principal)) throw overloaded();
