@@ -2,7 +2,7 @@
 import type { ReplayStore } from '../../state/replay.js';
 import { corsRule, type CorsOptions, type CorsRule } from './cors.js';
 import { IdleSweeper } from '../../request/limits.js';
-import { hostRule, type HostRule } from './origin.js';
+import { DEFAULT_HOSTS, hostRule, type HostRule } from './origin.js';
 
 export interface DnsRebindingOptions {
   /**
@@ -73,8 +73,6 @@ export interface Settings {
   readonly retryAfter: string;
   readonly onError: (error: unknown) => void;
 }
-
-const DEFAULT_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
 type NumericOption = 'maxBodyBytes' | 'maxBufferedBytes' | 'bodyTimeoutMs' | 'keepAliveMs' | 'sseRetryMs' | 'retryAfterSeconds' | 'maxStreamBacklogBytes';
 
