@@ -19,14 +19,11 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { option } from './cli-option.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  const inline = args.find((a) => a.startsWith(`--${name}=`));
-  return inline ? inline.slice(name.length + 3) : i >= 0 && args[i + 1] !== undefined && !args[i + 1].startsWith('--') ? args[i + 1] : fallback;
-};
+const opt = (name, fallback) => option(args, name, fallback);
 const SECONDS = Number(opt('attack-seconds', 10));
 const RSS_CAP = Number(opt('rss-cap-mib', 4096)) * 1024 * 1024;
 const JSON_OUT = args.includes('--json');

@@ -19,14 +19,11 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { option } from './cli-option.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  const inline = args.find((a) => a.startsWith(`--${name}=`));
-  return i >= 0 ? args[i + 1] : inline ? inline.slice(name.length + 3) : fallback;
-};
+const opt = (name, fallback) => option(args, name, fallback);
 // `--attack`: the soak under attack (issue 24), its own script; it exits when done.
 if (args.some((a) => a === '--attack' || a.startsWith('--attack='))) await import('./soak-attack.mjs');
 if (args.includes('--help') || args.includes('-h')) {

@@ -3,24 +3,17 @@
  * protection was off between its users: gus could use ada's 2025 session id, and ada's listen streams
  * counted against nobody's quota. The example now binds the principal to the verified user.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOKENS, createRolesMcp, startRolesServer } from '../../examples/roles/server.js';
-import type { RunningServer } from '../../src/transports/http/node.js';
+import { describe, expect, it } from 'vitest';
+import { TOKENS } from '../../examples/roles/server.js';
+import { rolesServer } from '../support/roles-server.js';
 
-let server: RunningServer;
-const mcp = createRolesMcp();
-beforeAll(async () => {
-  server = await startRolesServer(0, mcp);
-});
-afterAll(async () => {
-  await server.close();
-});
+const { mcp, url } = rolesServer();
 
 const headers = (token: string, extra: Record<string, string> = {}) => ({
   'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, ...extra,
 });
 const post = (token: string, body: object, extra: Record<string, string> = {}) =>
-  fetch(server.url, { method: 'POST', headers: headers(token, extra), body: JSON.stringify(body) });
+  fetch(url(), { method: 'POST', headers: headers(token, extra), body: JSON.stringify(body) });
 
 describe('examples/roles binds the principal', () => {
   it('each token is its own principal', () => {
