@@ -66,11 +66,12 @@ class RedisReplayWriter implements ReplayWriter {
     link.commands.eval(PUSH, { keys, arguments: [entry, String(limits.maxEvents), String(limits.maxIdleMs)] }).catch((error: unknown) => link.failed('replay', error));
   }
 
-  end(): void {
+  end(keepMs?: number): void {
     const { link, limits } = this.store;
     const id = this.streamId;
+    const ttl = Math.min(keepMs ?? Infinity, limits.ttlMs);
     link.commands.multi()
-      .set(this.store.key('rpd', id), '1', { PX: limits.ttlMs }).pExpire(this.store.key('rp', id), limits.ttlMs).pExpire(this.store.key('rpo', id), limits.ttlMs)
+      .set(this.store.key('rpd', id), '1', { PX: ttl }).pExpire(this.store.key('rp', id), ttl).pExpire(this.store.key('rpo', id), ttl)
       .publish(this.store.key('rpc', id), END)
       .exec().catch((error: unknown) => link.failed('replay', error));
   }

@@ -16,8 +16,8 @@ import type { MaybePromise } from './answers.js';
 /** Where a stream whose response ended keeps its events: frames numbered consecutively. */
 export interface ReplayWriter {
   push(frame: string): void;
-  /** The request finished: no more events; the stream stays resumable for a while. */
-  end(): void;
+  /** The request finished: no more events; the stream stays resumable for the TTL, or `keepMs` when shorter. */
+  end(keepMs?: number): void;
 }
 
 /** What a `Last-Event-ID` found: the frames after it, whether the stream is over, and its live tail. */
@@ -120,11 +120,11 @@ export class StoredStream implements ReplayWriter {
     this.#reader?.write(frame);
   }
 
-  /** The request finished: the reader (if any) ends, and the events stay resumable for the TTL. */
-  end(): void {
+  /** The request finished: the reader (if any) ends, and the events stay resumable for the TTL (or `keepMs`, when shorter). */
+  end(keepMs?: number): void {
     if (this.done) return;
     this.done = true;
-    this.expires = Date.now() + this.#limits.ttlMs;
+    this.expires = Date.now() + Math.min(keepMs ?? Infinity, this.#limits.ttlMs);
     this.#endReader();
   }
 

@@ -86,6 +86,15 @@ suite('Redis', async () => {
 });
 
 describe('the memory store keeps running streams over finished ones', () => {
+  it('a finished stream stays for the TTL, or for a shorter keepMs (one that finished on a response still open)', async () => {
+    const store = new EventStore({ ttlMs: 30_000 });
+    store.open('kept', 'o', 1).end();
+    store.open('short', 'o', 1).end(5);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(store.find('kept-0', 'o')).toBeDefined();
+    expect(store.find('short-0', 'o')).toBeUndefined();
+  });
+
   it('full, it drops the oldest finished stream first (of all, and of the principal), a running one only when none is finished', () => {
     const store = new EventStore({ maxStreams: 3, maxStreamsPerPrincipal: 2 });
     const running = store.open('a', 'o', 1, 'p');

@@ -20,6 +20,12 @@ export const SSE_HEADERS: HeaderMap = {
   'x-accel-buffering': 'no',
 };
 const KEEP_ALIVE = ': keepalive\n\n';
+/**
+ * How long a stream that finished on a response still open stays resumable: its client most likely
+ * read it all, but one that went before the server noticed reconnects within its retry delay. Short,
+ * since every such stream is kept (a stream the client left, or closeStream() ended, keeps the TTL).
+ */
+const FINISHED_STREAM_GRACE_MS = 10_000;
 
 /** Whose a kept stream is: the principal and the 2025 session; a resuming GET must present both. */
 export const streamOwner = (principal: string, session: string | undefined): string => `${principal.length}:${principal}\u0000${session ?? ''}`;
@@ -172,12 +178,15 @@ export class PostStream implements CancelSignal, EventListenerObject {
     if (!this.opened) return false;
     const text = reply === undefined ? undefined : serializeMessage(reply);
     if (text !== undefined) this.#event(text);
-    // Kept, finished, for the store's TTL: a client whose connection went unnoticed resumes and gets
-    // the reply; one that had it all and resumes anyway (the SDK v1 client does after an error reply,
-    // or none) gets 204.
-    this.#journal?.end();
-    if (this.#stored !== undefined) this.#release?.();
-    else this.#ex.end();
+    // Kept, finished: a client whose connection went unnoticed resumes and gets the reply; one that
+    // had it all and resumes anyway (the SDK v1 client does after an error reply, or none) gets 204.
+    if (this.#stored !== undefined) {
+      this.#journal?.end();
+      this.#release?.();
+    } else {
+      this.#journal?.end(FINISHED_STREAM_GRACE_MS);
+      this.#ex.end();
+    }
     return true;
   }
 
