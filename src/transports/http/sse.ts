@@ -180,13 +180,10 @@ export class PostStream implements CancelSignal, EventListenerObject {
     if (text !== undefined) this.#event(text);
     // Kept, finished: a client whose connection went unnoticed resumes and gets the reply; one that
     // had it all and resumes anyway (the SDK v1 client does after an error reply, or none) gets 204.
-    if (this.#stored !== undefined) {
-      this.#journal?.end();
-      this.#release?.();
-    } else {
-      this.#journal?.end(FINISHED_STREAM_GRACE_MS);
-      this.#ex.end();
-    }
+    const stillOpen = this.#stored === undefined && !this.#ex.signal.aborted;
+    this.#journal?.end(stillOpen ? FINISHED_STREAM_GRACE_MS : undefined);
+    if (this.#stored !== undefined) this.#release?.();
+    else this.#ex.end();
     return true;
   }
 
