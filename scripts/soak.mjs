@@ -7,6 +7,7 @@
  *   node scripts/soak.mjs                              # 1,000,000 requests per transport
  *   node scripts/soak.mjs --requests 100000            # bounded run
  *   node scripts/soak.mjs --transport http --concurrency 32 --json
+ *   node scripts/soak.mjs --attack                     # the soak under attack (scripts/soak-attack.mjs)
  *
  * Options: --requests N (per transport, default 1,000,000), --transport http|stdio|both (default both),
  * --concurrency C (HTTP sockets / stdio requests in flight, default 32 / 256), --max-seconds S (stop a
@@ -18,16 +19,16 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { option } from './cli-option.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  const inline = args.find((a) => a.startsWith(`--${name}=`));
-  return i >= 0 ? args[i + 1] : inline ? inline.slice(name.length + 3) : fallback;
-};
+const opt = (name, fallback) => option(args, name, fallback);
+// `--attack`: the soak under attack (issue 24), its own script; it exits when done.
+if (args.some((a) => a === '--attack' || a.startsWith('--attack='))) await import('./soak-attack.mjs');
 if (args.includes('--help') || args.includes('-h')) {
   console.log('usage: node scripts/soak.mjs [--requests N] [--transport http|stdio|both] [--concurrency C] [--max-seconds S] [--json]');
+  console.log('       node scripts/soak.mjs --attack[=name,...] [--attack-seconds S] [--rss-cap-mib M] [--json]');
   process.exit(0);
 }
 const REQUESTS = Number(opt('requests', 1_000_000));

@@ -9,6 +9,7 @@ import { negotiateHandshakeVersion } from './protocol/revisions/handshake.js';
 import { META, STATELESS_VERSIONS } from './protocol/versions.js';
 import { complete } from './primitives/completions.js';
 import { paginate } from './primitives/pagination.js';
+import { own } from './platform/own.js';
 import { renderPrompt } from './primitives/prompts.js';
 import { runTool } from './primitives/tools.js';
 import { ListView } from './primitives/visibility.js';
@@ -103,7 +104,7 @@ async function completion(core: Core<any>, call: MethodCall<any>): Promise<JsonO
   if (typeof argument?.name !== 'string' || typeof argument.value !== 'string') {
     throw invalidParams('params.argument needs a string name and value');
   }
-  const context = (call.params.context as JsonObject | undefined)?.arguments as Record<string, string> | undefined;
+  const context = completionContext(call.params.context);
   let completers;
   if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
     const prompt = core.prompts.find(ref.name, call.ctx);
@@ -116,7 +117,18 @@ async function completion(core: Core<any>, call: MethodCall<any>): Promise<JsonO
   } else {
     throw invalidParams('params.ref must be a ref/prompt with a name or a ref/resource with a uri');
   }
-  return { completion: await complete(completers?.[argument.name], argument.value, context ?? {}) };
+  return { completion: await complete(own(completers, argument.name), argument.value, context) };
+}
+
+/** `params.context.arguments`: the values already chosen, strings by name (a completer reads them). */
+function completionContext(context: unknown): Record<string, string> {
+  if (context === undefined) return {};
+  const args = isObject(context) ? context.arguments : undefined;
+  if (args === undefined) return {};
+  if (!isObject(args) || !Object.values(args).every((v) => typeof v === 'string')) {
+    throw invalidParams('params.context.arguments must be an object of strings');
+  }
+  return args as Record<string, string>;
 }
 
 function initialize(core: Core<any>, call: MethodCall<any>): JsonObject {
@@ -197,7 +209,7 @@ function jsonWithin(value: unknown, limit: number): boolean {
 }
 
 /** Which bus events a `subscriptions/listen` filter asked for (only what we can honour); -32602 past the caps. */
-function honoured(filter: JsonObject, call: MethodCall<any>): ListenFilter {
+function honoured(filter: JsonObject, call: MethodCall<any>, servesTasks: boolean): ListenFilter {
   const chosen: ListenFilter = {
     toolsListChanged: filter.toolsListChanged === true,
     promptsListChanged: filter.promptsListChanged === true,
@@ -206,7 +218,8 @@ function honoured(filter: JsonObject, call: MethodCall<any>): ListenFilter {
     taskIds: undefined,
   };
   const taskIds = filter.taskIds;
-  if (Array.isArray(taskIds) && taskIds.every((t) => typeof t === 'string') && declaresTasks(call)) {
+  // A server with no task tool has no task to report on: its ids would only cost store reads.
+  if (servesTasks && Array.isArray(taskIds) && taskIds.every((t) => typeof t === 'string') && declaresTasks(call)) {
     if (taskIds.length > MAX_LISTEN_URIS) throw invalidParams(`taskIds holds more than ${MAX_LISTEN_URIS} ids`);
     chosen.taskIds = [...new Set(taskIds as string[])];
   }
@@ -244,7 +257,7 @@ async function listen(core: Core<any>, call: MethodCall<any>): Promise<JsonObjec
   if (!jsonWithin(call.params, MAX_LISTEN_PARAMS_CHARS)) {
     throw invalidParams(`subscriptions/listen params are larger than ${MAX_LISTEN_PARAMS_CHARS} characters`);
   }
-  const chosen = honoured(filter as JsonObject, call);
+  const chosen = honoured(filter as JsonObject, call, core.tools.servesTasks());
   // Streams hold no concurrency slot, so they have a cap of their own, in all and per principal.
   const principal = core.principalOf(call.ctx.scope);
   if (!core.streams.acquire(principal)) throw overloaded();

@@ -14,11 +14,12 @@
  *
  * The input and the result cross threads by structured clone. `progress()` in the worker reports
  * through `ctx.progress()` (which also restarts the idle clock); without it the tool must finish
- * within `idleTimeoutMs`.
+ * within `idleTimeoutMs`. The threads form a bounded pool with V8 resource limits (worker-pool.ts).
  */
-import type { Worker } from 'node:worker_threads';
 import type { Context } from './context/context.js';
-import { UserError } from './protocol/errors.js';
+import { WorkerPool } from './worker-pool.js';
+
+export { DEFAULT_WORKER_LIMITS, WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
 
 /** What the worker module's function receives besides its input. */
 export interface WorkerTools {
@@ -32,27 +33,16 @@ export type WorkerFunction<Input, Output> = (input: Input, tools: WorkerTools) =
 export interface RunInWorkerOptions {
   /** The export to call. Default: `default`. */
   exportName?: string;
+  /** The threads to run on. Default: one process-wide pool with the default options. */
+  pool?: WorkerPool;
 }
 
-type Message = { progress: [number, number | undefined, string | undefined] } | { result: unknown } | { error: string; user: boolean };
-
-// Runs inside the thread (an eval'd CommonJS script): imports the module, calls the export, posts back.
-const BOOTSTRAP = `
-const { parentPort, workerData } = require('node:worker_threads');
-const progress = (p, total, message) => parentPort.postMessage({ progress: [p, total, message] });
-import(workerData.module)
-  .then(async (m) => {
-    const fn = m[workerData.exportName];
-    if (typeof fn !== 'function') throw new Error('the worker module has no function export "' + workerData.exportName + '"');
-    parentPort.postMessage({ result: await fn(workerData.input, { progress }) });
-  })
-  .catch((e) => parentPort.postMessage({ error: String((e && e.message) || e), user: Boolean(e && e.name === 'UserError') }));
-`;
+let shared: WorkerPool | undefined;
 
 /**
- * Calls `exportName` (default `default`) of `module` in a new worker thread with `input`; resolves
- * with its result. Aborting `ctx.signal` (cancellation, disconnect, the idle timeout) terminates the
- * thread and rejects.
+ * Calls `exportName` (default `default`) of `module` in a thread of the pool with `input`; resolves
+ * with its result. Aborting `ctx.signal` (cancellation, disconnect, the idle timeout) ends the thread
+ * and rejects. Anything the thread throws is an ordinary error: logged, never shown to the client.
  */
 export async function runInWorker<Output = unknown>(
   module: URL | string,
@@ -60,29 +50,7 @@ export async function runInWorker<Output = unknown>(
   ctx: Pick<Context<unknown>, 'signal' | 'progress'>,
   options: RunInWorkerOptions = {},
 ): Promise<Output> {
-  const signal = ctx.signal;
-  signal.throwIfAborted();
-  const { Worker: WorkerThread } = await import('node:worker_threads');
+  const pool = options.pool ?? (shared ??= new WorkerPool());
   const url = module instanceof URL ? module.href : module;
-  const worker: Worker = new WorkerThread(BOOTSTRAP, { eval: true, workerData: { module: url, exportName: options.exportName ?? 'default', input } });
-  return new Promise<Output>((resolve, reject) => {
-    let settled = false;
-    const settle = (outcome: () => void): void => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener('abort', onAbort);
-      void worker.terminate();
-      outcome();
-    };
-    const onAbort = (): void => settle(() => reject(signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
-    worker.on('message', (message: Message) => {
-      if ('progress' in message) return ctx.progress(...message.progress);
-      if ('result' in message) return settle(() => resolve(message.result as Output));
-      // A UserError thrown in the thread stays one: its message is meant for the client.
-      settle(() => reject(message.user ? new UserError(message.error) : new Error(`The worker failed: ${message.error}`)));
-    });
-    worker.on('error', (error) => settle(() => reject(new Error(`The worker failed: ${error.message}`))));
-    worker.on('exit', (code) => settle(() => reject(new Error(`The worker exited (code ${code}) without a result`))));
-  });
+  return (await pool.run(url, options.exportName ?? 'default', input, ctx)) as Output;
 }

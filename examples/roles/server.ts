@@ -32,6 +32,9 @@ export function createRolesMcp(): MiniMCP<RolesScope> {
   const mcp = new MiniMCP<RolesScope>({
     name: 'minimcp-roles',
     version: '1.0.0',
+    // Who is asking: sessions, streams, MRTR state, cancellation and every per-principal quota are
+    // bound to it. Without it all users are one anonymous principal and share (or take) each other's.
+    principal: (scope) => scope?.user.id,
     // Server-wide: a primitive whose _meta asks for a role is hidden from callers without it.
     visible: ({ definition }, { scope }) => {
       const role = (definition._meta as { 'example.com/role'?: string } | undefined)?.['example.com/role'];

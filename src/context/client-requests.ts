@@ -119,7 +119,7 @@ export class MrtrBroker implements InputBroker {
         400,
       );
     }
-    if (k in this.answers) {
+    if (Object.hasOwn(this.answers, k)) {
       const answer = this.answers[k];
       if (!wellFormed(method, answer)) throw new ProtocolError(ErrorCode.InvalidParams, `Malformed inputResponses["${k}"] for ${method}`);
       this.used[k] = answer;

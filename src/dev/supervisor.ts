@@ -12,6 +12,8 @@ import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ChildMessage } from './child.js';
 import type { LoadError } from './code-frame.js';
+import { admitted, devHostRule } from './host-guard.js';
+import type { HostRule } from '../transports/http/origin.js';
 
 export interface DevOptions {
   /** The user's server module. */
@@ -82,6 +84,8 @@ class DevSupervisor implements DevServer {
   #restartTimer: NodeJS.Timeout | undefined;
   #fileWatcher: FSWatcher | undefined;
   #closing = false;
+  /** Who may read the playground, its events and a load error; set by listen(). */
+  #hosts: HostRule = devHostRule('127.0.0.1');
 
   constructor(
     private readonly file: string,
@@ -90,6 +94,7 @@ class DevSupervisor implements DevServer {
   ) {}
 
   async listen(port: number, host: string): Promise<void> {
+    this.#hosts = devHostRule(host);
     await new Promise<void>((ready, fail) => {
       this.#server.once('error', fail);
       this.#server.listen(port, host, () => {
@@ -202,7 +207,9 @@ class DevSupervisor implements DevServer {
 
   #route(req: IncomingMessage, res: ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0];
+    // A running server's /mcp applies its own rule (its dnsRebinding and cors options); the rest is ours.
     if (path === '/mcp') return void this.#proxy(req, res);
+    if (!admitted(this.#hosts, req, res)) return;
     if (req.method === 'GET' && path === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-length': this.#page.byteLength });
       return void res.end(this.#page);
@@ -224,6 +231,7 @@ class DevSupervisor implements DevServer {
     while (this.#status.state === 'loading' && Date.now() < deadline) await new Promise<void>((wake) => this.#waiting.push(wake));
     const target = this.#target;
     if (!target) {
+      if (!admitted(this.#hosts, req, res)) return; // the reason names files and lines
       const status = this.#status;
       const message = status.state === 'error' ? `The server failed to load: ${status.error.message}` : 'The server is not ready';
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });

@@ -1,6 +1,7 @@
 /** Prompts: arguments with required flags, validation, and message conversion. */
 import type { Context } from '../context/context.js';
 import { invalidParams } from '../protocol/errors.js';
+import { own } from '../platform/own.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import {
   compileSchema, type CompiledSchema, type InferOutput, type JsonSchemaConverter, type SchemaLike,
@@ -122,7 +123,7 @@ export async function renderPrompt<Scope>(prompt: PromptEntry<Scope>, args: unkn
   // Prompt arguments are strings on the wire; a schema may say more, the plain list cannot.
   const notStrings = prompt.schema ? [] : Object.keys(given).filter((n) => given[n] !== null && typeof given[n] !== 'string');
   if (notStrings.length) throw invalidParams(`Prompt arguments must be strings: ${notStrings.join(', ')}`);
-  const missing = prompt.required.filter((n) => given[n] === undefined || given[n] === null);
+  const missing = prompt.required.filter((n) => (own(given, n) ?? null) === null);
   if (missing.length) throw invalidParams(`Missing required arguments: ${missing.join(', ')}`, missing);
   let value: unknown = given;
   if (prompt.schema) {

@@ -4,9 +4,9 @@
  * and its end `<prefix>rpd:<streamId>`; each event is also published on `<prefix>rpc:<streamId>` for
  * a GET following the stream live on another instance. The follower subscribes first, then reads the
  * list, and drops what it already wrote (by sequence number): nothing is missed or written twice.
- * Commands go out in order on one connection, so the list keeps the stream's order. The owner is
- * written when the stream's response begins (`announce`), so a resume that overtakes the disconnect
- * on another instance follows the stream instead of getting 404. Kept streams count against their
+ * Commands go out in order on one connection, so the list keeps the stream's order. A stream is
+ * opened when its response begins and each event is pushed before it is written to the client, so a
+ * resume on another instance, even one that overtakes the disconnect, finds the owner and the events. Kept streams count against their
  * principal (`<prefix>rpp:<principal>`, a sorted set): past the bound its oldest is dropped.
  */
 import { parseEventId, type ReplayCursor, type ReplayStore, type ReplayWriter, type StreamReader } from '../state/replay.js';
@@ -66,11 +66,12 @@ class RedisReplayWriter implements ReplayWriter {
     link.commands.eval(PUSH, { keys, arguments: [entry, String(limits.maxEvents), String(limits.maxIdleMs)] }).catch((error: unknown) => link.failed('replay', error));
   }
 
-  end(): void {
+  end(keepMs?: number): void {
     const { link, limits } = this.store;
     const id = this.streamId;
+    const ttl = Math.min(keepMs ?? Infinity, limits.ttlMs);
     link.commands.multi()
-      .set(this.store.key('rpd', id), '1', { PX: limits.ttlMs }).pExpire(this.store.key('rp', id), limits.ttlMs).pExpire(this.store.key('rpo', id), limits.ttlMs)
+      .set(this.store.key('rpd', id), '1', { PX: ttl }).pExpire(this.store.key('rp', id), ttl).pExpire(this.store.key('rpo', id), ttl)
       .publish(this.store.key('rpc', id), END)
       .exec().catch((error: unknown) => link.failed('replay', error));
   }
@@ -88,15 +89,6 @@ export class RedisReplay implements ReplayStore {
 
   key(kind: 'rp' | 'rpo' | 'rpd' | 'rpc', streamId: string): string {
     return `${this.link.prefix}${kind}:${streamId}`;
-  }
-
-  announce(streamId: string, owner: string): void {
-    this.link.commands.set(this.key('rpo', streamId), this.link.instanceId + owner, { PX: this.limits.maxIdleMs }).catch((error: unknown) => this.link.failed('replay', error));
-  }
-
-  forget(streamId: string): void {
-    this.link.commands.multi().del(this.key('rpo', streamId)).publish(this.key('rpc', streamId), END)
-      .exec().catch((error: unknown) => this.link.failed('replay', error));
   }
 
   open(streamId: string, owner: string, nextSeq: number, principal = ''): ReplayWriter {
@@ -145,9 +137,17 @@ export class RedisReplay implements ReplayStore {
       written = parsed.seq;
       reader.write(parsed.frame);
     };
-    const onMessage = (message: string): void => take(message);
+    // Live entries wait until the read after subscribing is done: one published meanwhile may be newer
+    // than entries that read still brings, which must go first (each is written once, in order).
+    let held: string[] | undefined = [];
+    const onMessage = (message: string): void => void (held === undefined ? take(message) : held.push(message));
+    const release = (): void => {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const message of waiting) take(message);
+    };
     // What came between the first read and the subscription: read again, drop what was written.
-    this.link.subscriber.subscribe(channel, onMessage).then(() => this.#drain(streamId, take, false)).catch((error: unknown) => {
+    this.link.subscriber.subscribe(channel, onMessage).then(() => this.#drain(streamId, take, false)).then(release).catch((error: unknown) => {
       this.link.failed('replay follow', error);
       stop();
       reader.end();

@@ -111,7 +111,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   run(): Outcome | undefined {
     const facts = this.#facts;
     const telemetry = this.#core.telemetry;
-    if (telemetry !== undefined) this.#trace = RequestTrace.start(telemetry, this, facts.headers);
+    if (telemetry !== undefined) this.#trace = RequestTrace.start(telemetry, this, facts.headers, this.#core);
     // Sessions are signed: the first one this process sees loads the hashing, then the request goes on.
     const loading = facts.connection === undefined && (facts.session !== undefined || (facts.sessions === true && this.method === 'initialize'))
       ? loadCrypto()

@@ -70,7 +70,7 @@ export class MemoryTaskStore implements TaskStore {
 
   take(taskId: string, key: string): { value: unknown } | undefined {
     const responses = this.#tasks.get(taskId)?.inputResponses;
-    if (!responses || !(key in responses)) return undefined;
+    if (!responses || !Object.hasOwn(responses, key)) return undefined;
     const value = responses[key];
     delete responses[key];
     return { value };
@@ -82,9 +82,10 @@ export class MemoryTaskStore implements TaskStore {
       if (isTerminal(task.status)) return false;
       const outstanding = task.inputRequests ?? {};
       for (const [key, value] of Object.entries(responses)) {
-        if (!(key in outstanding)) continue;
+        if (!Object.hasOwn(outstanding, key)) continue; // asked keys only, never inherited names
         delete outstanding[key];
-        (task.inputResponses ??= {})[key] = structuredClone(value);
+        // defineProperty: a key named "__proto__" is data, never the record's prototype.
+        Object.defineProperty((task.inputResponses ??= {}), key, { value: structuredClone(value), enumerable: true, writable: true, configurable: true });
       }
       if (Object.keys(outstanding).length === 0) {
         delete task.inputRequests;

@@ -1,8 +1,10 @@
 /**
- * SSE resumability for 2025 streams (SEP-1699), in memory. When a handler calls `ctx.closeStream()`,
- * its POST response ends and every later event of that request (notifications, server requests, the
- * final reply) is kept here, until a `GET` with `Last-Event-ID` picks the stream up. The store is
- * per process (the in-memory ReplayStore); a shared one lets another instance resume the stream.
+ * SSE resumability for 2025 streams (SEP-1699), in memory. A resumable stream's events are kept here
+ * from its first one (each before the client can hold its id) until the TTL after the request
+ * finished; when the POST response ends early (`ctx.closeStream()`, or the client went), the rest of
+ * the request's events (notifications, server requests, the final reply) wait here for a `GET` with
+ * `Last-Event-ID`. The store is per process (the in-memory ReplayStore); a shared one lets another
+ * instance resume the stream.
  * Bounded on every side: events and characters per stream (oldest dropped first, the newest always
  * kept), streams in total (oldest dropped first), streams per principal (that principal's oldest
  * dropped first, so one client cannot evict everyone's), and a TTL after the request finished.
@@ -14,8 +16,8 @@ import type { MaybePromise } from '../types.js';
 /** Where a stream whose response ended keeps its events: frames numbered consecutively. */
 export interface ReplayWriter {
   push(frame: string): void;
-  /** The request finished: no more events; the stream stays resumable for a while. */
-  end(): void;
+  /** The request finished: no more events; the stream stays resumable for the TTL, or `keepMs` when shorter. */
+  end(keepMs?: number): void;
 }
 
 /** What a `Last-Event-ID` found: the frames after it, whether the stream is over, and its live tail. */
@@ -29,14 +31,9 @@ export interface ReplayCursor {
 /** The seam for 2025 SSE resumption (SEP-1699). */
 export interface ReplayStore {
   /**
-   * A resumable stream's response began (its priming event names it). A shared store records the
-   * owner now, so a resume that reaches another instance before this one has seen the client go finds
-   * the stream and follows it until its events come. One process needs nothing: it sees the
-   * disconnect before the resume.
+   * Keeps a resumable stream from its priming event on: every event is pushed before the client can
+   * hold its id, so a resume on any instance sharing the store, at any moment, finds what it missed.
    */
-  announce?(streamId: string, owner: string): void;
-  /** An announced stream ended on its response and was not kept: a resume finds nothing. */
-  forget?(streamId: string): void;
   open(streamId: string, owner: string, nextSeq: number, principal?: string): ReplayWriter;
   /** The stream a `Last-Event-ID` names, if it is kept and belongs to `owner` (principal and session). */
   resume(lastEventId: string, owner: string): MaybePromise<ReplayCursor | undefined>;
@@ -123,11 +120,11 @@ export class StoredStream implements ReplayWriter {
     this.#reader?.write(frame);
   }
 
-  /** The request finished: the reader (if any) ends, and the events stay resumable for the TTL. */
-  end(): void {
+  /** The request finished: the reader (if any) ends, and the events stay resumable for the TTL (or `keepMs`, when shorter). */
+  end(keepMs?: number): void {
     if (this.done) return;
     this.done = true;
-    this.expires = Date.now() + this.#limits.ttlMs;
+    this.expires = Date.now() + Math.min(keepMs ?? Infinity, this.#limits.ttlMs);
     this.#endReader();
   }
 
@@ -177,27 +174,29 @@ export class EventStore implements ReplayStore {
 
   /**
    * Starts keeping a stream whose next event is number `nextSeq`. Past the principal's share its own
-   * oldest stream is dropped; past maxStreams, the oldest of all.
+   * oldest stream is dropped; past maxStreams, the oldest of all. A finished stream goes before a
+   * running one: streams are kept from their first event, and a long call must stay resumable.
    */
   open(streamId: string, owner: string, nextSeq: number, principal = ''): StoredStream {
     this.#sweep();
     const streams = this.#streams;
-    if (principal !== '' && (this.#held.get(principal) ?? 0) >= this.limits.maxStreamsPerPrincipal) {
-      for (const [id, stream] of streams) {
-        if (stream.principal === principal) {
-          this.#forget(id, stream);
-          break;
-        }
-      }
-    }
-    while (streams.size >= this.limits.maxStreams) {
-      const [oldestId, oldest] = streams.entries().next().value!;
-      this.#forget(oldestId, oldest);
-    }
+    if (principal !== '' && (this.#held.get(principal) ?? 0) >= this.limits.maxStreamsPerPrincipal) this.#evict(principal);
+    while (streams.size >= this.limits.maxStreams) this.#evict(undefined);
     const stream = new StoredStream(owner, nextSeq, this.limits, principal);
     streams.set(streamId, stream);
     if (principal !== '') this.#held.set(principal, (this.#held.get(principal) ?? 0) + 1);
     return stream;
+  }
+
+  /** Drops the oldest finished stream (of `principal`, when given), else the oldest one. */
+  #evict(principal: string | undefined): void {
+    let oldest: [string, StoredStream] | undefined;
+    for (const entry of this.#streams) {
+      if (principal !== undefined && entry[1].principal !== principal) continue;
+      if (entry[1].done) return this.#forget(...entry);
+      oldest ??= entry;
+    }
+    if (oldest !== undefined) this.#forget(...oldest);
   }
 
   #forget(id: string, stream: StoredStream): void {

@@ -169,7 +169,7 @@ export class TaskRun implements LocalTask, InputBroker {
     }
     if (task.status === 'cancelled' || task.status === 'failed' || task.status === 'completed') return this.#release();
     for (const k of [...this.#waiting.keys()]) {
-      if (task.inputResponses && k in task.inputResponses) {
+      if (task.inputResponses && Object.hasOwn(task.inputResponses, k)) {
         void Promise.resolve(this.#service.store.take(this.taskId, k)).then(
           (answer) => answer && this.#deliver(k, answer.value),
           (error: unknown) => this.#fail(k, error),

@@ -7,29 +7,21 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRolesMcp, startRolesServer } from '../../examples/roles/server.js';
-import type { RunningServer } from '../../src/transports/http/node.js';
+import { rolesServer } from '../support/roles-server.js';
 
-let server: RunningServer;
-const mcp = createRolesMcp();
-beforeAll(async () => {
-  server = await startRolesServer(0, mcp);
-});
-afterAll(async () => {
-  await server.close();
-});
+const { mcp, url } = rolesServer();
 
 const auth = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
 async function v1(token: string): Promise<ClientV1> {
   const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' });
-  await client.connect(new TransportV1(new URL(server.url), { requestInit: auth(token) }));
+  await client.connect(new TransportV1(new URL(url()), { requestInit: auth(token) }));
   return client;
 }
 
 async function v2(token: string): Promise<ClientV2> {
   const client = new ClientV2({ name: 'client-v2', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
-  await client.connect(new TransportV2(new URL(server.url), { requestInit: auth(token) }));
+  await client.connect(new TransportV2(new URL(url()), { requestInit: auth(token) }));
   return client;
 }
 
@@ -91,7 +83,7 @@ for (const [era, connect] of [['SDK v1 (2025-11-25)', v1], ['client v2 (2026-07-
 
 describe('roles example on the wire', () => {
   const post = (token: string, body: object) =>
-    fetch(server.url, {
+    fetch(url(), {
       method: 'POST',
       headers: {
         'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`,
@@ -112,7 +104,7 @@ describe('roles example on the wire', () => {
   it('2026 listen streams: a change to the admin’s list reaches the admin only; a change to everyone’s reaches both', async () => {
     const listen = async (token: string) => {
       const controller = new AbortController();
-      const response = await fetch(server.url, {
+      const response = await fetch(url(), {
         method: 'POST',
         headers: {
           'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`,

@@ -66,11 +66,12 @@ describe('runInWorker', () => {
     expect(await stops()).toBe(true);
   });
 
-  it('a throwing worker function is a tool error: the generic text, unless it threw a UserError', async () => {
+  it('a throwing worker function is a tool error with the generic text, whatever name the thread gave its error', async () => {
     const { mcp } = server();
     const reply: any = await mcp.handle(call(1, 'fail'));
     expect(reply.result).toEqual({ content: [{ type: 'text', text: 'The tool failed' }], isError: true });
+    // A name is a string the thread's code chose, not a UserError (issue 24, finding 11).
     const refused: any = await mcp.handle(call(2, 'refuse'));
-    expect(refused.result).toEqual({ content: [{ type: 'text', text: 'That file is too large to analyze; pick one under 1 MB' }], isError: true });
+    expect(refused.result).toEqual({ content: [{ type: 'text', text: 'The tool failed' }], isError: true });
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The Redis ReplayStore on a real redis-server: the per-principal bound the memory store has, and a
- * stream announced when its response began (a resume that overtakes the disconnect follows it).
+ * stream kept from its first event (a resume that overtakes the disconnect follows it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisState, type RedisState } from '../../src/redis/index.js';
@@ -65,32 +65,21 @@ describe.skipIf(!available)('Redis replay store', () => {
     expect(await resume(`${ids[0]}-0`, 'o-alice')).toBeUndefined();
   });
 
-  it('an announced stream resumes before it is kept: the GET follows until its events come, then ends with it', async () => {
-    const id = `ann-${Date.now()}`;
-    state.replay.announce!(id, 'o-1');
+  it('a stream kept from its first event resumes at once: the GET replays what is kept, follows the rest, ends with it', async () => {
+    const id = `live-${Date.now()}`;
+    const writer = state.replay.open(id, 'o-1', 1, 'carol'); // the response began
+    writer.push('one');
     expect(await resume(`${id}-1`, 'o-2')).toBeUndefined(); // someone else's
-    const cursor = (await resume(`${id}-1`, 'o-1'))!;
-    expect(cursor).toMatchObject({ missed: [], done: false });
+    const cursor = (await resume(`${id}-0`, 'o-1'))!;
+    expect(cursor).toMatchObject({ missed: ['one'], done: false });
     const follower = reader();
     cursor.follow(follower.r);
     await new Promise((r) => setTimeout(r, 50)); // the follower subscribes meanwhile
-    const writer = state.replay.open(id, 'o-1', 2, 'carol'); // the disconnect seen, later
     writer.push('two');
     writer.push('three');
     writer.end();
     await follower.ended;
     expect(follower.got).toEqual(['two', 'three']);
-  });
-
-  it('a forgotten stream (it ended on its response) resumes nowhere, and a GET already following it ends', async () => {
-    const id = `fgt-${Date.now()}`;
-    state.replay.announce!(id, 'o-1');
-    const follower = reader();
-    (await resume(`${id}-1`, 'o-1'))!.follow(follower.r);
-    await new Promise((r) => setTimeout(r, 50));
-    state.replay.forget!(id);
-    await follower.ended;
-    expect(follower.got).toEqual([]);
-    expect(await resume(`${id}-1`, 'o-1')).toBeUndefined();
+    expect(await resume(`${id}-3`, 'o-1')).toMatchObject({ missed: [], done: true });
   });
 });

@@ -208,20 +208,24 @@ describe('ctx.closeStream() and GET with Last-Event-ID', () => {
   it('GET replays what came after the close (later events, the final reply), then ends; the ids go on from the POST', async () => {
     const { handle, state } = setup();
     const session = await initialize(handle);
-    const [priming] = parse(await (await handle(post(callTool('poll', 'call-1'), session))).text());
+    const delivered = parse(await (await handle(post(callTool('poll', 'call-1'), session))).text());
+    const [priming] = delivered;
     state.release.open();
     await sleep(20); // the handler finishes while nobody is connected
-    const response = await handle(get({ 'mcp-session-id': session['mcp-session-id'], 'last-event-id': priming!.id! }));
+    // Event 1 (progress 1) went out on the POST before the close: resuming after it replays what came after.
+    const response = await handle(get({ 'mcp-session-id': session['mcp-session-id'], 'last-event-id': delivered.at(-1)!.id! }));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const text = await response.text();
     const streamId = parseEventId(priming!.id!)!.streamId;
-    // Event 1 (progress 1) went out on the POST before the close; the store holds what came after.
     expect(parse(text).filter((e) => e.data).map((e) => e.id)).toEqual([2, 3].map((n) => `${streamId}-${n}`));
     expect(messages(text)).toMatchObject([
       { method: 'notifications/progress', params: { progress: 2 } },
       { id: 'call-1', result: { content: [{ text: 'polled result' }] } },
     ]);
+    // A client that read only the priming event gets event 1 too: the store has every event (issue 24).
+    const fromPriming = await (await handle(get({ 'mcp-session-id': session['mcp-session-id'], 'last-event-id': priming!.id! }))).text();
+    expect(parse(fromPriming).filter((e) => e.data).map((e) => e.id)).toEqual([1, 2, 3].map((n) => `${streamId}-${n}`));
   });
 
   it('GET attached before the reply receives later events live, and a second resume picks up after its last id', async () => {
@@ -245,8 +249,8 @@ describe('ctx.closeStream() and GET with Last-Event-ID', () => {
   it('a live GET gets the events as they happen and ends after the reply', async () => {
     const { handle, state } = setup();
     const session = await initialize(handle);
-    const [priming] = parse(await (await handle(post(callTool('poll', 3), session))).text());
-    const response = await handle(get({ 'mcp-session-id': session['mcp-session-id'], 'last-event-id': priming!.id! }));
+    const delivered = parse(await (await handle(post(callTool('poll', 3), session))).text());
+    const response = await handle(get({ 'mcp-session-id': session['mcp-session-id'], 'last-event-id': delivered.at(-1)!.id! }));
     const reader = response.body!.getReader();
     const seen = await readUntil(reader, (t) => t.includes('retry: 1000\n\n')); // the headers and a retry, nothing to replay yet
     expect(messages(seen.text)).toEqual([]);

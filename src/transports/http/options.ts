@@ -2,7 +2,7 @@
 import type { ReplayStore } from '../../state/replay.js';
 import { corsRule, type CorsOptions, type CorsRule } from './cors.js';
 import { IdleSweeper } from '../../request/limits.js';
-import { hostRule, type HostRule } from './origin.js';
+import { DEFAULT_HOSTS, hostRule, type HostRule } from './origin.js';
 import { positiveInt, type IntLimits } from '../../option-checks.js';
 
 export interface DnsRebindingOptions {
@@ -74,8 +74,6 @@ export interface Settings {
   readonly retryAfter: string;
   readonly onError: (error: unknown) => void;
 }
-
-const DEFAULT_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
 const HTTP: IntLimits = { owner: 'HTTP option' };
 

@@ -14,6 +14,9 @@ export interface HostRule {
 
 const MAX_JUDGED = 256;
 
+/** The hosts allowed when nothing else is configured: loopback only. */
+export const DEFAULT_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
 function list(name: string, values: unknown): string[] {
   if (!Array.isArray(values) || !values.every((v) => typeof v === 'string' && v.trim() !== '')) {
     throw new TypeError(`HTTP option dnsRebinding.${name} must be an array of non-empty strings`);
@@ -21,7 +24,7 @@ function list(name: string, values: unknown): string[] {
   return values.map((v: string) => v.trim().toLowerCase());
 }
 
-export function hostRule(hosts: string[], origins: string[] | undefined): HostRule {
+export function hostRule(hosts: readonly string[], origins: readonly string[] | undefined): HostRule {
   return {
     hosts: new Set(list('allowedHosts', hosts)),
     origins: origins === undefined ? undefined : new Set(list('allowedOrigins', origins).map((o) => o.replace(/\/+$/, ''))),

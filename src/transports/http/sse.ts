@@ -2,7 +2,10 @@
  * The SSE answer to one POST request: opened by the first message the handler sends, ended by the
  * reply. A 2025 stream is resumable (SEP-1699): its first event is a priming event with an id and a
  * `retry:`, every later event has an id `<streamId>-<n>`, and `ctx.closeStream()` ends the response
- * early while the request keeps running; what follows waits in the EventStore for a resuming GET.
+ * early while the request keeps running; what follows waits in the replay store for a resuming GET.
+ * Every event goes into the replay store *before* it is written: a client that drops the response
+ * and resumes at once on another instance, before this one has seen it go (or after the handler
+ * finished on a connection already gone), finds what it missed and follows the rest.
  * 2026 streams have none of this (that revision removed event ids and resumption).
  */
 import { serializeMessage, type JsonObject, type JsonRpcMessage } from '../../protocol/jsonrpc.js';
@@ -18,11 +21,11 @@ export const SSE_HEADERS: HeaderMap = {
 };
 const KEEP_ALIVE = ': keepalive\n\n';
 /**
- * The last events a 2025 session's stream wrote, handed to the replay store if the client goes: a
- * client stops reading before the server sees it go (through a proxy, sometimes only when the next
- * event fails to pass), and what was written meanwhile must still be resumable.
+ * How long a stream that finished on a response still open stays resumable: its client most likely
+ * read it all, but one that went before the server noticed reconnects within its retry delay. Short,
+ * since every such stream is kept (a stream the client left, or closeStream() ended, keeps the TTL).
  */
-const RECENT_EVENTS = 64;
+const FINISHED_STREAM_GRACE_MS = 10_000;
 
 /** Whose a kept stream is: the principal and the 2025 session; a resuming GET must present both. */
 export const streamOwner = (principal: string, session: string | undefined): string => `${principal.length}:${principal}\u0000${session ?? ''}`;
@@ -81,10 +84,10 @@ export class PostStream implements CancelSignal, EventListenerObject {
   /** Listeners dispatch put on this signal; they live on the exchange's signal until `close()` detaches them. */
   #listeners: Listener[] | undefined;
   #detached = false;
-  /** Set by close(): later events go here instead of to the response. */
+  /** A resumable stream's events in the replay store, each pushed before it is written. */
+  #journal: ReplayWriter | undefined;
+  /** Set when the response ended early (close(), or a 2025 session's client went): events go only to the journal. */
   #stored: ReplayWriter | undefined;
-  /** The last RECENT_EVENTS frames written, while a disconnect could still keep this stream. */
-  #recent: string[] | undefined;
   /** Set when the stream is kept where the platform must be told to keep working (Workers' waitUntil). */
   #release: (() => void) | undefined;
 
@@ -153,17 +156,13 @@ export class PostStream implements CancelSignal, EventListenerObject {
   close(): void {
     if (this.#finished || this.#stored !== undefined || this.#ex.signal.aborted || !this.#isResumable) return;
     if (!this.opened) this.#ex.write(this.#open()); // so the client has an event id to resume from
-    this.#recent = undefined; // closed on purpose: what was written is the client's
     this.#keep();
     this.#ex.end();
   }
 
-  /** From now on events go into the replay store, and the exchange's signal no longer cancels. */
+  /** From now on events go only into the replay store (which has them all), and the exchange's signal no longer cancels. */
   #keep(): void {
-    const recent = this.#recent ?? [];
-    this.#recent = undefined;
-    this.#stored = this.#settings.events.open(this.#id, this.#owner.streamOwner, this.#seq - recent.length + 1, this.#owner.streamPrincipal);
-    for (const frame of recent) this.#stored.push(frame); // the client may not have read them: it resumes from its Last-Event-ID
+    this.#stored = this.#journal;
     this.#release = this.#ex.holdOpen?.();
     this.#detach();
     this.#stopKeepAlive();
@@ -180,33 +179,24 @@ export class PostStream implements CancelSignal, EventListenerObject {
     if (!this.opened) return false;
     const text = reply === undefined ? undefined : serializeMessage(reply);
     if (text !== undefined) this.#event(text);
-    if (this.#stored !== undefined) {
-      this.#stored.end();
-      this.#release?.();
-      return true;
-    }
-    const aborted = this.#ex.signal.aborted;
-    this.#ex.end();
-    // The SDK v1 client resumes any stream with an event id that ended without a *result* (an error
-    // reply, or none after a cancellation). Such a stream is remembered, empty: its GET gets 204, not 404.
-    if (this.#isResumable && !aborted && (reply === undefined || !('result' in reply))) {
-      this.#settings.events.open(this.#id, this.#owner.streamOwner, this.#seq + 1, this.#owner.streamPrincipal).end();
-    } else if (this.#isResumable) {
-      this.#settings.events.forget?.(this.#id);
-    }
+    // Kept, finished: a client whose connection went unnoticed resumes and gets the reply; one that
+    // had it all and resumes anyway (the SDK v1 client does after an error reply, or none) gets 204.
+    const stillOpen = this.#stored === undefined && !this.#ex.signal.aborted;
+    this.#journal?.end(stillOpen ? FINISHED_STREAM_GRACE_MS : undefined);
+    if (this.#stored !== undefined) this.#release?.();
+    else this.#ex.end();
     return true;
   }
 
   #event(text: string): void {
     if (this.#stored !== undefined) return this.#stored.push(this.#frame(text));
-    if (this.#ex.signal.aborted) return;
+    // Gone before this stream noticed (no listener yet): the store still gets it, for a resume.
+    if (this.#ex.signal.aborted) return void this.#journal?.push(this.#frame(text));
     const head = this.opened ? '' : this.#open();
     const frame = this.#frame(text);
+    this.#journal?.push(frame); // in the store before the client can hold its id
     this.#ex.write(head + frame);
     this.#idle?.sent();
-    const recent = this.#recent;
-    if (recent === undefined) return;
-    if (recent.push(frame) > RECENT_EVENTS) recent.shift();
   }
 
   #frame(text: string): string {
@@ -222,8 +212,8 @@ export class PostStream implements CancelSignal, EventListenerObject {
     this.#keepAlive = setInterval(keepAliveTick, this.#settings.keepAliveMs, this.#idle);
     if (!this.#isResumable) return '';
     this.#id = newStreamId();
-    this.#settings.events.announce?.(this.#id, this.#owner.streamOwner);
-    if (this.#session !== undefined) this.#recent = [];
+    // Resumable from its priming event on, on every instance sharing the store.
+    this.#journal = this.#settings.events.open(this.#id, this.#owner.streamOwner, 1, this.#owner.streamPrincipal);
     return `id: ${this.#id}-0\nretry: ${this.#settings.sseRetryMs}\ndata:\n\n`; // an id, a retry, empty data
   }
 

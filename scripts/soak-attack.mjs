@@ -1,0 +1,231 @@
+#!/usr/bin/env node
+/**
+ * Soak under attack (issue 24): each memory attack of the second audit runs for a bounded time against
+ * one fresh instance (scripts/security/attack-server.ts, two principals: alice and bob) while a
+ * well-behaved client (alice) keeps calling a tool. Per attack it reports the server's RSS before and
+ * its peak (VmHWM), the good client's requests, p50/p99 latency and errors, what the attacker (bob)
+ * got back, and whether the server died.
+ *
+ *   npm run soak -- --attack                                # every attack, 10 s each
+ *   npm run soak -- --attack=subscribe,tasks --attack-seconds 20 --json
+ *
+ * Options: --attack[=a,b,...] (default all: see ATTACKS), --attack-seconds S (default 10),
+ * --rss-cap-mib M (the server is killed past M MiB so a run cannot take the machine; default 4096),
+ * --json (one JSON line per attack). Traffic goes to 127.0.0.1 only. Linux only (RSS from /proc).
+ * Exit code 1 if the good client saw an error or the server died.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { option } from './cli-option.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const opt = (name, fallback) => option(args, name, fallback);
+const SECONDS = Number(opt('attack-seconds', 10));
+const RSS_CAP = Number(opt('rss-cap-mib', 4096)) * 1024 * 1024;
+const JSON_OUT = args.includes('--json');
+const MiB = 1024 * 1024;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const statusKb = (pid, field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+
+const V2025 = '2025-11-25';
+const V2026 = '2026-07-28';
+const TASKS = 'io.modelcontextprotocol/tasks';
+const meta = (caps = {}) => ({ 'io.modelcontextprotocol/protocolVersion': V2026, 'io.modelcontextprotocol/clientCapabilities': caps });
+const auth = (user) => ({ authorization: `Bearer token-${user}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+const modern = (user, method, name) => ({ ...auth(user), 'mcp-protocol-version': V2026, 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) });
+
+/**
+ * One HTTP request on its own socket. `firstChunk`: resolve once the response's first bytes came
+ * (a stream), keeping the socket in `held` until the attack ends; otherwise read the whole body.
+ */
+function send(url, { method = 'POST', headers, body, firstChunk = false, held, agent = false }) {
+  return new Promise((resolve) => {
+    const req = request(url, { method, headers, agent }, (res) => {
+      if (firstChunk) {
+        held?.push(req);
+        res.once('data', (chunk) => resolve({ status: res.statusCode, req, body: String(chunk) }));
+        res.once('end', () => resolve({ status: res.statusCode, req, body: '' }));
+        res.on('error', () => {});
+        return;
+      }
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', () => resolve({ status: 'error' }));
+    });
+    req.on('error', (e) => resolve({ status: `error ${e.code ?? ''}`.trim() }));
+    req.end(body);
+  });
+}
+
+/** A 2025 session of `user`: the headers its later requests carry, or undefined when refused. */
+async function session(url, user) {
+  const init = await send(url, {
+    headers: auth(user),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: V2025, capabilities: {}, clientInfo: { name: user, version: '1' } } }),
+  });
+  const id = init.headers?.['mcp-session-id'];
+  return id ? { ...auth(user), 'mcp-protocol-version': V2025, 'mcp-session-id': id } : undefined;
+}
+
+/** What an answer was: the HTTP status, and the JSON-RPC error code or result type when there is one. */
+function outcome(r) {
+  if (typeof r.status !== 'number' || r.body === undefined) return String(r.status);
+  const last = r.body.trim().split('\n').filter((l) => l.startsWith('data: ') || l.startsWith('{')).at(-1)?.replace(/^data: /, '');
+  try {
+    const reply = JSON.parse(last ?? '');
+    const what = reply.error ? `error ${reply.error.code}` : reply.method ?? reply.result?.resultType ?? 'result';
+    return `${r.status} ${what}`;
+  } catch {
+    return String(r.status);
+  }
+}
+
+let nextId = 1;
+const rpc = (method, params) => JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params });
+
+/** The attacks: each loops until `until` with bounded concurrency, counting what bob gets back. */
+const ATTACKS = {
+  /** Finding 1: resources/subscribe with URIs of 900 KiB (one 2025 session). */
+  async subscribe({ url, until, count }) {
+    const headers = await session(url, 'bob');
+    let i = 0;
+    await loops(8, until, async () => count(outcome(await send(url, { headers, body: rpc('resources/subscribe', { uri: `test://big/${i++}/${'x'.repeat(900 * 1024)}` }) }))));
+  },
+  /** Finding 2: finished tasks with 1 MiB results and the longest TTL. */
+  async tasks({ url, until, count }) {
+    const body = () => rpc('tools/call', { name: 'big', arguments: { kib: 1024 }, task: { ttl: 86_400_000 }, _meta: meta({ extensions: { [TASKS]: {} } }) });
+    await loops(8, until, async () => count(outcome(await send(url, { headers: modern('bob', 'tools/call', 'big'), body: body() }))));
+  },
+  /** Finding 5: tasks with a 1 ms TTL whose handlers run for 5 s. */
+  async 'task-ttl'({ url, until, count }) {
+    const body = () => rpc('tools/call', { name: 'big', arguments: { kib: 1, ms: 5000 }, task: { ttl: 1 }, _meta: meta({ extensions: { [TASKS]: {} } }) });
+    await loops(8, until, async () => count(outcome(await send(url, { headers: modern('bob', 'tools/call', 'big'), body: body() }))));
+  },
+  /** Finding 3: 2025 GET streams held open, one session each (at most 2,000 sockets). */
+  async 'get-streams'({ url, until, count, held }) {
+    let opened = 0;
+    await loops(8, until, async () => {
+      if (opened >= 2000) return sleep(100);
+      opened++;
+      const headers = await session(url, 'bob');
+      if (!headers) return count('initialize refused');
+      count(outcome(await send(url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream' }, firstChunk: true, held })));
+    });
+  },
+  /** Finding 4: resumable streams of 512 KiB events, dropped by the client after the first bytes. */
+  async replay({ url, until, count }) {
+    const headers = await session(url, 'bob');
+    await loops(16, until, async () => {
+      const r = await send(url, { headers, body: rpc('tools/call', { name: 'chatty', arguments: { kib: 512 }, _meta: { progressToken: 'p' } }), firstChunk: true });
+      count(String(r.status));
+      r.req?.destroy();
+    });
+  },
+  /** Finding 7: new 2025 sessions, each with a log level kept. */
+  async sessions({ url, until, count }) {
+    await loops(8, until, async () => {
+      const headers = await session(url, 'bob');
+      if (!headers) return count('initialize refused');
+      count(outcome(await send(url, { headers, body: rpc('logging/setLevel', { level: 'debug' }) })));
+    });
+  },
+  /** Issue 12's listen attack: listen streams with 3.9 MiB filters, held open. */
+  async listen({ url, until, count, held }) {
+    const uris = Array.from({ length: 232_000 }, (_, i) => `test://r/${i}`);
+    const body = rpc('subscriptions/listen', { notifications: { resourceSubscriptions: uris }, _meta: meta() });
+    await loops(4, until, async () => count(outcome(await send(url, { headers: modern('bob', 'subscriptions/listen'), body, firstChunk: true, held }))));
+  },
+  /** Finding 11: 100 CPU-bound worker calls at once, again and again. */
+  async workers({ url, until, count }) {
+    await loops(100, until, async () => count(outcome(await send(url, { headers: modern('bob', 'tools/call', 'cpu'), body: rpc('tools/call', { name: 'cpu', arguments: { ms: 200 }, _meta: meta() }) }))));
+  },
+};
+
+/** `n` concurrent loops of `step` until the deadline. */
+async function loops(n, until, step) {
+  await Promise.all(Array.from({ length: n }, async () => {
+    while (Date.now() < until) await step();
+  }));
+}
+
+/** Alice calls `echo` (2026, stateless) in two loops until `until`: latencies and errors. */
+async function goodClient(url, until) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 2 });
+  const latencies = [];
+  let errors = 0;
+  let firstError;
+  await loops(2, until, async () => {
+    const t0 = performance.now();
+    const r = await send(url, { headers: modern('alice', 'tools/call', 'echo'), body: rpc('tools/call', { name: 'echo', arguments: {}, _meta: meta() }), agent });
+    latencies.push(performance.now() - t0);
+    if (outcome(r) !== '200 complete') {
+      errors++;
+      firstError ??= `${outcome(r)} ${String(r.body).slice(0, 200)}`;
+    }
+  });
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q) => Number((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0).toFixed(1));
+  return { requests: latencies.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1), errors, firstError };
+}
+
+function startServer() {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/security/attack-server.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stderr.on('data', () => {});
+  return new Promise((resolve, reject) => {
+    child.stdout.once('data', (d) => resolve({ child, ...JSON.parse(String(d)) }));
+    child.once('exit', (code) => reject(new Error(`attack server exited (${code}) before listening`)));
+  });
+}
+
+async function run(name) {
+  const { child, url, pid } = await startServer();
+  await sleep(500);
+  const before = statusKb(pid, 'VmRSS');
+  let died = false;
+  let killedAtCap = false;
+  child.once('exit', () => (died = true));
+  const watchdog = setInterval(() => {
+    try {
+      if (statusKb(pid, 'VmRSS') > RSS_CAP) (killedAtCap = true), child.kill('SIGKILL');
+    } catch {
+      // gone
+    }
+  }, 200);
+  const outcomes = {};
+  const count = (key) => (outcomes[key] = (outcomes[key] ?? 0) + 1);
+  const held = [];
+  const until = Date.now() + SECONDS * 1000;
+  const [, good] = await Promise.all([ATTACKS[name]({ url, until, count, held }).catch((e) => count(`attacker failed: ${e.message}`)), goodClient(url, until)]);
+  let peak = 0;
+  try {
+    peak = statusKb(pid, 'VmHWM');
+  } catch {
+    // died
+  }
+  for (const req of held) req.destroy();
+  clearInterval(watchdog);
+  child.kill('SIGTERM');
+  const summary = {
+    attack: name, seconds: SECONDS, serverRssBeforeMiB: Number((before / MiB).toFixed(1)), serverRssPeakMiB: Number((peak / MiB).toFixed(1)),
+    serverDied: died, killedAtRssCap: killedAtCap, good, attacker: outcomes,
+  };
+  if (JSON_OUT) console.log(JSON.stringify(summary));
+  else {
+    console.log(`[attack] ${name}: server RSS ${summary.serverRssBeforeMiB} -> peak ${summary.serverRssPeakMiB} MiB${died ? (killedAtCap ? ' (KILLED at the RSS cap)' : ' (DIED)') : ''}`);
+    console.log(`[attack] ${name}: good client ${good.requests} calls, p50 ${good.p50Ms} ms, p99 ${good.p99Ms} ms, max ${good.maxMs} ms, errors ${good.errors}${good.firstError ? ` (first: ${good.firstError})` : ''}`);
+    console.log(`[attack] ${name}: attacker got ${JSON.stringify(outcomes)}`);
+  }
+  return summary;
+}
+
+const chosen = (opt('attack', 'all') === 'all' ? Object.keys(ATTACKS) : opt('attack').split(',')).filter(Boolean);
+for (const name of chosen) if (!ATTACKS[name]) throw new Error(`unknown attack ${name}; known: ${Object.keys(ATTACKS).join(', ')}`);
+const results = [];
+for (const name of chosen) results.push(await run(name));
+process.exit(results.some((r) => r.good.errors > 0 || r.serverDied) ? 1 : 0);
