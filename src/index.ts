@@ -34,6 +34,8 @@ export {
   type StreamReader, type MaybePromise,
 } from './state/index.js';
 export { CancelledError, cancelKey } from './state/cancels.js';
+export { BoundReached } from './state/bounds.js';
+export { DEFAULT_SESSION_LIMITS, type SessionLimits } from './state/session-limits.js';
 export * from './types.js';
 export {
   APP_MIME_TYPE, APPS_EXTENSION, LEGACY_RESOURCE_URI_KEY, addApp, addAppResource, addAppTool, appsCapability, supportsApps,

@@ -158,6 +158,8 @@ function afterSaving(saving: MaybePromise<void>): JsonObject | Promise<JsonObjec
 function subscription(add: boolean) {
   return (core: Core<any>, call: MethodCall<any>): JsonObject | Promise<JsonObject> => {
     const uri = stringParam(call.params, 'uri');
+    // A subscription is kept for the session's life: no longer a URI than resources/read would take.
+    if (uri.length > MAX_URI_LENGTH) throw invalidParams(`params.uri is longer than ${MAX_URI_LENGTH} characters`, { bound: 'maxUriLength' });
     // A URI only hidden resources serve is answered as an unknown one, and never recorded: no updates leak.
     if (add && core.resources.hiddenFrom(uri, call.ctx)) return {};
     return afterSaving(call.remember(add ? { subscribe: uri } : { unsubscribe: uri }));

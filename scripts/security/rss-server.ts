@@ -9,6 +9,9 @@ const USERS: Record<string, string> = { 'token-alice': 'alice', 'token-bob': 'bo
 const mcp = new MiniMCP<{ principal: string }>({ name: 'rss', version: '1.0.0', onError: () => {} });
 mcp.resource('test://watched', {}, () => 'w');
 mcp.tool('echo', {}, () => 'ok');
+// A task whose result is 3.9 MiB (issue 24, finding 2).
+const BIG = 'x'.repeat(Math.floor(3.9 * 1048576));
+mcp.tool('big', { task: 'optional' }, () => BIG);
 const running = await serve(mcp, {
   scope: (req) => {
     const principal = USERS[(req.headers.authorization ?? '').replace(/^Bearer /, '')];

@@ -5,6 +5,7 @@
  * reconnects by itself. Failures are counted and logged once per outage, never thrown at the process.
  */
 import type { createClient } from 'redis';
+import type { SessionLimits } from '../state/session-limits.js';
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -20,6 +21,8 @@ export interface RedisStateOptions {
   prefix?: string;
   /** How long a 2025 session's state lives after its last change. Default 24 h. */
   sessionTtlMs?: number;
+  /** Bounds on 2025 session state (subscriptions and sessions, per session, per principal, in all); defaults as in memory (docs/security.md). */
+  sessionLimits?: Partial<SessionLimits>;
   /** How long a finished 2025 SSE stream stays resumable; a running one is kept while it writes, up to `streamMaxIdleMs`. Default 30 s. */
   replayTtlMs?: number;
   /** A running 2025 SSE stream with no event for this long is forgotten. Default 1 h. */

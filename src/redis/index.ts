@@ -17,6 +17,7 @@ import { RedisCancels } from './cancels.js';
 import { connect, type RedisClient, type RedisStateOptions } from './connection.js';
 import { RedisReplay } from './replay.js';
 import { RedisSessions } from './sessions.js';
+import { sessionLimits } from '../state/session-limits.js';
 import { RedisTaskStore } from './task-store.js';
 
 export type { RedisClient, RedisStateOptions };
@@ -47,7 +48,7 @@ export async function redisState(options: RedisStateOptions = {}): Promise<Redis
       bus,
       answers,
       cancels,
-      sessions: new RedisSessions(link, options.sessionTtlMs ?? 86_400_000),
+      sessions: new RedisSessions(link, options.sessionTtlMs ?? 86_400_000, sessionLimits(options.sessionLimits)),
       replay: new RedisReplay(link, {
         ttlMs: options.replayTtlMs ?? 30_000,
         maxIdleMs: options.streamMaxIdleMs ?? 3_600_000,

@@ -5,6 +5,7 @@
 import type { Context } from '../context/context.js';
 import type { CacheSettings, Core, Outcome, RequestInfo } from '../core.js';
 import { ErrorCode, McpError, UserError, clientErrorText, internalError } from '../protocol/errors.js';
+import { BoundReached, firstTimeReached } from '../state/bounds.js';
 import { errorResponse, resultResponse, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
 
 /** A notification, a client response, or a request the client cancelled: nothing to send. */
@@ -20,7 +21,10 @@ export const resultOutcome = (id: RequestId, result: JsonObject): Outcome =>
 /** Maps anything thrown to a protocol error; unexpected errors are logged, never sent with a stack. */
 export function toMcpError<Scope>(core: Core<Scope>, error: unknown, request: RequestInfo, modern: boolean): McpError {
   try {
-    if (error instanceof McpError) return modern ? modernize(error) : error;
+    if (error instanceof McpError) {
+      if (error instanceof BoundReached && firstTimeReached(core, error)) core.reportError(error, request); // once per principal and bound
+      return modern ? modernize(error) : error;
+    }
     if (error instanceof UserError) return internalError(String(error.message)); // meant for the client: not a fault to log
     core.reportError(error, request);
     return core.settings.debug && error instanceof Error ? internalError(`Internal error: ${error.message}`) : internalError(clientErrorText(error, core.settings, 'Internal error'));
