@@ -24,7 +24,7 @@ export type { FromJsonSchema } from './schema/json-schema-types.js';
 export { MemoryTaskStore } from './state/memory-task-store.js';
 export {
   isTerminal, type TaskStore, type TaskRecord, type TaskStatus, type TaskEnd, type TaskError, type TaskInputRequest,
-  type TaskPage, type CancelOutcome, type TaskMessages,
+  type TaskPage, type CancelOutcome, type TaskMessages, type TaskBounds,
 } from './state/task-store.js';
 export type { TaskSettings } from './tasks/service.js';
 export {

@@ -92,7 +92,7 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
  * call without it, -32601: see docs/tasks.md for why that code).
  */
 function taskTtl(core: Core<any>, call: MethodCall<any>, support: 'optional' | 'required', name: string): number | undefined {
-  const { defaultTtlMs, maxTtlMs } = core.tasks.settings;
+  const { defaultTtlMs, maxTtlMs, minTtlMs } = core.tasks.settings;
   if (call.era === 'modern') {
     if (declaresTasks(call)) return defaultTtlMs;
     if (support === 'required') throw missingTasksExtension(`Tool '${name}'`);
@@ -107,7 +107,7 @@ function taskTtl(core: Core<any>, call: MethodCall<any>, support: 'optional' | '
   const ttl = task.ttl;
   if (ttl === undefined || ttl === null) return defaultTtlMs;
   if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1) throw invalidParams('params.task.ttl must be a positive integer (ms)');
-  return Math.min(ttl, maxTtlMs);
+  return Math.max(minTtlMs, Math.min(ttl, maxTtlMs)); // the server's floor and ceiling (the task reports the TTL it got)
 }
 
 async function completion(core: Core<any>, call: MethodCall<any>): Promise<JsonObject> {

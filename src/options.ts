@@ -143,11 +143,20 @@ function checkCacheHint(name: string, hint: CacheHint): CacheHint {
 }
 
 function taskService(options: NonNullable<MiniMCPOptions['tasks']>, shared: TaskStore): TaskService {
+  const maxTtlMs = positiveInt(options, 'maxTtlMs', 86_400_000);
+  const defaultTtlMs = positiveInt(options, 'defaultTtlMs', 3_600_000);
+  // The floor defaults to 10 s, or lower when the server itself chose a shorter default.
+  const minTtlMs = positiveInt(options, 'minTtlMs', Math.min(10_000, defaultTtlMs, maxTtlMs), maxTtlMs);
   return new TaskService(options.store ?? shared, {
-    defaultTtlMs: positiveInt(options, 'defaultTtlMs', 3_600_000),
-    maxTtlMs: positiveInt(options, 'maxTtlMs', 86_400_000),
+    defaultTtlMs: Math.max(minTtlMs, defaultTtlMs),
+    maxTtlMs,
+    minTtlMs,
     pollIntervalMs: positiveInt(options, 'pollIntervalMs', 1_000),
     maxPerPrincipal: positiveInt(options, 'maxPerPrincipal', 100),
+    maxTasks: positiveInt(options, 'maxTasks', 10_000),
+    maxResultBytes: positiveInt(options, 'maxResultBytes', 1_048_576),
+    maxStoredBytesPerPrincipal: positiveInt(options, 'maxStoredBytesPerPrincipal', 16 * 1_048_576),
+    maxStoredBytes: positiveInt(options, 'maxStoredBytes', 128 * 1_048_576),
     heartbeatMs: positiveInt(options, 'heartbeatMs', 10_000),
   });
 }

@@ -110,14 +110,16 @@ export class TaskRun implements LocalTask, InputBroker {
       this.#host.abort(error);
       throw error;
     };
-    let stored: MaybePromise<boolean>;
+    let stored: MaybePromise<boolean | 'maxTasks'>;
+    const settings = service.settings;
     try {
-      stored = service.store.create(this.record, service.settings.maxPerPrincipal);
+      stored = service.store.create(this.record, settings);
     } catch (error) {
       return refused(error);
     }
-    const created = (ok: boolean): void => {
-      if (ok === false) refused(tooManyTasks(service.settings.maxPerPrincipal));
+    const created = (ok: boolean | 'maxTasks'): void => {
+      if (ok === false) refused(tooManyTasks('maxPerPrincipal', this.record.principal, settings.maxPerPrincipal));
+      if (ok === 'maxTasks') refused(tooManyTasks(ok, this.record.principal, settings.maxTasks));
       this.#unwatch = service.store.watch(this.taskId, (task) => this.#changed(task));
     };
     return stored instanceof Promise ? stored.then(created, refused) : created(stored);
@@ -197,7 +199,7 @@ export class TaskRun implements LocalTask, InputBroker {
 
   #end(end: TaskEnd): void {
     if (this.#done) return;
-    const written = this.#service.store.settle(this.taskId, end);
+    const written = this.#service.store.settle(this.taskId, end, this.#service.settings);
     if (written instanceof Promise) written.catch(() => {}); // a lost write reads as "task lost" after the heartbeat stops
     this.#release();
   }
