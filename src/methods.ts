@@ -2,7 +2,6 @@
 import { taggedNotification, type BusEvent } from './state/bus.js';
 import type { MaybePromise } from './state/answers.js';
 import type { CacheSettings, Core, MethodCall, Send } from './core.js';
-import { overloaded } from './request/limits.js';
 import { ErrorCode, McpError, ProtocolError, invalidParams, internalError } from './protocol/errors.js';
 import { isObject, type JsonObject } from './protocol/jsonrpc.js';
 import { checkParamHeaders } from './protocol/standard-headers.js';
@@ -261,12 +260,12 @@ async function listen(core: Core<any>, call: MethodCall<any>): Promise<JsonObjec
   }
   const chosen = honoured(filter as JsonObject, call);
   // Streams hold no concurrency slot, so they have a cap of their own, in all and per principal.
-  const principal = core.principalOf(call.ctx.scope);
-  if (!core.streams.acquire(principal)) throw overloaded();
+  const held = core.streams.hold(core.principalOf(call.ctx.scope));
+  if (typeof held !== 'function') throw held;
   try {
     return await stream(core, call, send, chosen);
   } finally {
-    core.streams.release(principal);
+    held();
   }
 }
 

@@ -30,9 +30,12 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   maxConcurrencyPerPrincipal?: number;
   /** Requests that may wait for a slot; past it, an immediate overload answer. Default 4 x maxConcurrency. */
   maxQueue?: number;
-  /** Open 2026 `subscriptions/listen` streams at once (they hold no handler slot); past it, overload (503). Default 1000. */
+  /**
+   * Long-lived streams open at once, all principals: 2026 `subscriptions/listen` streams, 2025 GET
+   * streams and 2025 `tasks/result` waits (they hold no handler slot); past it, 503 with Retry-After. Default 1000.
+   */
   maxStreams?: number;
-  /** Open listen streams of any one principal (see `principal`); past it, overload (503). Default 10. */
+  /** Long-lived streams (as above) of any one named principal (see `principal`); past it, 503 with Retry-After. Default 10. */
   maxStreamsPerPrincipal?: number;
   /** How long a queued request waits for a slot. Default 5 s. */
   queueTimeoutMs?: number;

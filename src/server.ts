@@ -10,6 +10,7 @@ import { cancelKey } from './state/cancels.js';
 import type { NotificationBus } from './state/bus.js';
 import type { SharedState } from './state/index.js';
 import { SessionWatch } from './state/session-watch.js';
+import { firstTimeReached } from './state/bounds.js';
 import { NO_REPLY, errorOutcome } from './request/outcome.js';
 import { ErrorCode, McpError, internalError, invalidRequest } from './protocol/errors.js';
 import { parseJson, readEnvelope, serializeMessage, type JsonObject, type RequestId } from './protocol/jsonrpc.js';
@@ -235,6 +236,17 @@ export class MiniMCP<Scope = unknown> {
     if (connection?.id === undefined) return 'unknown';
     const watch = new SessionWatch(this.#core.state, connection.id, send, (error) => this.#core.reportError(error, undefined));
     return (await watch.claim()) ? watch : 'busy';
+  }
+
+  /**
+   * A place for a long-lived stream a transport serves itself (the 2025 GET stream), in the quota
+   * listen streams and `tasks/result` waits share (`maxStreams`, `maxStreamsPerPrincipal`): its
+   * release (call it once the stream ends; again does nothing), or the 503 error naming the full bound.
+   */
+  holdStream(scope: Scope | undefined): (() => void) | McpError {
+    const held = this.#core.streams.hold(this.#core.principalOf(scope));
+    if (typeof held !== 'function' && firstTimeReached(this.#core, held)) this.#core.reportError(held, undefined);
+    return held;
   }
 
   /** Who is asking, by the `principal` option ('' when it is unset or says nothing): what transports key per-principal state by. */

@@ -7,7 +7,8 @@ import { ErrorCode, McpError } from '../protocol/errors.js';
 
 /**
  * A bound was reached. -32602 for a bound of the caller's own (its session, its principal), -32603
- * for a process-wide one; `data.bound` names the option, so an operator can find it.
+ * for a process-wide one; `data.bound` names the option, so an operator can find it. One answered
+ * 503 (with Retry-After: waiting helps) names it in its message only, as other overload answers do.
  */
 export class BoundReached extends McpError {
   constructor(
@@ -17,7 +18,7 @@ export class BoundReached extends McpError {
     code: number = ErrorCode.InvalidParams,
     httpStatus?: number,
   ) {
-    super(code, message, { bound }, httpStatus);
+    super(code, message, httpStatus === undefined ? { bound } : undefined, httpStatus);
     this.name = 'BoundReached';
   }
 }
