@@ -31,6 +31,10 @@ export interface RedisStateOptions {
   maxEventsPerStream?: number;
   /** Resumable streams kept at once for one named principal (its oldest dropped first), as in memory. Default 100. */
   maxStreamsPerPrincipal?: number;
+  /** Characters of events kept per resumable stream (oldest dropped first; a larger event is never kept), as in memory. Default 1 MiB. */
+  maxCharsPerStream?: number;
+  /** Characters of events kept over one named principal's resumable streams (its own oldest streams, then events, go), as in memory. Default 8 MiB. */
+  maxCharsPerPrincipal?: number;
   /** How long the start may wait for Redis. Default 5 s. */
   connectTimeoutMs?: number;
   /** Where Redis failures are reported (once per outage). Default: stderr. */

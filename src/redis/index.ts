@@ -18,6 +18,7 @@ import { connect, type RedisClient, type RedisStateOptions } from './connection.
 import { RedisReplay } from './replay.js';
 import { RedisSessions } from './sessions.js';
 import { sessionLimits } from '../state/session-limits.js';
+import { DEFAULT_EVENT_STORE_LIMITS } from '../state/replay.js';
 import { RedisTaskStore } from './task-store.js';
 
 export type { RedisClient, RedisStateOptions };
@@ -54,6 +55,8 @@ export async function redisState(options: RedisStateOptions = {}): Promise<Redis
         maxIdleMs: options.streamMaxIdleMs ?? 3_600_000,
         maxEvents: options.maxEventsPerStream ?? 1_000,
         maxStreamsPerPrincipal: options.maxStreamsPerPrincipal ?? 100,
+        maxChars: options.maxCharsPerStream ?? DEFAULT_EVENT_STORE_LIMITS.maxChars,
+        maxCharsPerPrincipal: options.maxCharsPerPrincipal ?? DEFAULT_EVENT_STORE_LIMITS.maxCharsPerPrincipal,
       }),
       tasks,
       close,

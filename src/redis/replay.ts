@@ -7,8 +7,12 @@
  * Commands go out in order on one connection, so the list keeps the stream's order. The owner is
  * written when the stream's response begins (`announce`), so a resume that overtakes the disconnect
  * on another instance follows the stream instead of getting 404. Kept streams count against their
- * principal (`<prefix>rpp:<principal>`, a sorted set): past the bound its oldest is dropped.
+ * principal (`<prefix>rpp:<principal>`, a sorted set): past the bound its oldest is dropped. The
+ * characters a stream keeps are counted in `<prefix>rpz:<streamId>`: past `maxChars` its oldest
+ * events go (an event larger than that is never kept, see replay-frames.ts), and past
+ * `maxCharsPerPrincipal` over the principal's streams, its own oldest streams, then events, go.
  */
+import { shrinkFrame } from '../state/replay-frames.js';
 import { parseEventId, type ReplayCursor, type ReplayStore, type ReplayWriter, type StreamReader } from '../state/replay.js';
 import { HEARTBEAT_MS, type Link } from './connection.js';
 
@@ -18,15 +22,45 @@ export interface ReplayLimits {
   maxEvents: number;
   /** Streams kept at once for one named principal; past it, that principal's oldest is dropped. */
   maxStreamsPerPrincipal: number;
+  /** Characters kept per stream (its entries); a larger event is never kept. */
+  maxChars: number;
+  /** Characters kept over one named principal's streams; past it, its own oldest streams, then events, go. */
+  maxCharsPerPrincipal: number;
 }
 
 const END = '\u0000end';
 
 // Appends an event, unless the stream was dropped (its owner key is gone): a dropped stream stays dropped.
-// KEYS: list, owner, channel. ARGV: entry, maxEvents, maxIdleMs.
+// Then the bounds: the stream's events and characters, and (for a named principal) the characters of
+// all its streams: its own oldest streams go first, then this stream's oldest events.
+// KEYS: list, owner, channel, size, the principal's set (or the list again). ARGV: entry, maxEvents,
+// maxIdleMs, maxChars, maxCharsPerPrincipal (0: anonymous), prefix, streamId, the end mark.
 const PUSH = `if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
-redis.call('RPUSH', KEYS[1], ARGV[1]) redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
-redis.call('PEXPIRE', KEYS[1], ARGV[3]) redis.call('PEXPIRE', KEYS[2], ARGV[3])
+local list, size, maxEvents = KEYS[1], KEYS[4], tonumber(ARGV[2])
+local function shed(limit)
+  local c = tonumber(redis.call('GET', size) or '0')
+  while redis.call('LLEN', list) > 0 and (c > limit or redis.call('LLEN', list) > maxEvents) do c = c - #redis.call('LPOP', list) end
+  redis.call('SET', size, c)
+  return c
+end
+redis.call('RPUSH', list, ARGV[1]) redis.call('INCRBY', size, #ARGV[1])
+local own = shed(tonumber(ARGV[4]))
+local maxMine, P, id = tonumber(ARGV[5]), ARGV[6], ARGV[7]
+if maxMine > 0 then
+  local streams, sizes, total = redis.call('ZRANGE', KEYS[5], 0, -1), {}, 0
+  for i, s in ipairs(streams) do sizes[i] = tonumber(redis.call('GET', P .. 'rpz:' .. s) or '0') total = total + sizes[i] end
+  for i, s in ipairs(streams) do
+    if total <= maxMine then break end
+    if s ~= id then
+      total = total - sizes[i]
+      redis.call('ZREM', KEYS[5], s)
+      redis.call('DEL', P .. 'rp:' .. s, P .. 'rpo:' .. s, P .. 'rpd:' .. s, P .. 'rpz:' .. s)
+      redis.call('PUBLISH', P .. 'rpc:' .. s, ARGV[8])
+    end
+  end
+  if total > maxMine then shed(own - (total - maxMine)) end
+end
+for _, k in ipairs({ list, KEYS[2], size }) do redis.call('PEXPIRE', k, ARGV[3]) end
 return redis.call('PUBLISH', KEYS[3], ARGV[1])`;
 
 // Counts a kept stream against its principal (a sorted set by time) and drops that principal's oldest
@@ -40,7 +74,7 @@ for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
   if over <= 0 then break end
   if id ~= ARGV[1] then
     redis.call('ZREM', KEYS[1], id) over = over - 1
-    redis.call('DEL', ARGV[5] .. 'rp:' .. id, ARGV[5] .. 'rpo:' .. id, ARGV[5] .. 'rpd:' .. id)
+    redis.call('DEL', ARGV[5] .. 'rp:' .. id, ARGV[5] .. 'rpo:' .. id, ARGV[5] .. 'rpd:' .. id, ARGV[5] .. 'rpz:' .. id)
     redis.call('PUBLISH', ARGV[5] .. 'rpc:' .. id, ARGV[6])
   end
 end
@@ -48,22 +82,29 @@ return 1`;
 
 class RedisReplayWriter implements ReplayWriter {
   #seq: number;
+  /** The principal's set of kept streams; undefined for anonymous ones (only their own bounds apply). */
+  readonly #held: string | undefined;
 
   constructor(private readonly store: RedisReplay, private readonly streamId: string, owner: string, nextSeq: number, principal: string) {
     this.#seq = nextSeq - 1;
     const { link, limits } = store;
     link.commands.set(store.key('rpo', streamId), link.instanceId + owner, { PX: limits.maxIdleMs }).catch((error: unknown) => link.failed('replay', error));
     if (principal === '') return;
-    const held = `${link.prefix}rpp:${principal.length}:${principal}`;
+    const held = (this.#held = `${link.prefix}rpp:${principal.length}:${principal}`);
     const args = [streamId, String(Date.now()), String(limits.maxIdleMs), String(limits.maxStreamsPerPrincipal), link.prefix, END];
     link.commands.eval(HOLD, { keys: [held], arguments: args }).catch((error: unknown) => link.failed('replay', error));
   }
 
   push(frame: string): void {
     const { link, limits } = this.store;
-    const entry = `${++this.#seq}\n${frame}`;
-    const keys = [this.store.key('rp', this.streamId), this.store.key('rpo', this.streamId), this.store.key('rpc', this.streamId)];
-    link.commands.eval(PUSH, { keys, arguments: [entry, String(limits.maxEvents), String(limits.maxIdleMs)] }).catch((error: unknown) => link.failed('replay', error));
+    const id = this.streamId;
+    const kept = frame.length <= limits.maxChars ? frame : shrinkFrame(frame, limits.maxChars);
+    const entry = `${++this.#seq}\n${kept}`;
+    const list = this.store.key('rp', id);
+    const keys = [list, this.store.key('rpo', id), this.store.key('rpc', id), this.store.key('rpz', id), this.#held ?? list];
+    const perPrincipal = this.#held === undefined ? 0 : limits.maxCharsPerPrincipal;
+    const args = [entry, limits.maxEvents, limits.maxIdleMs, limits.maxChars, perPrincipal, link.prefix, id, END].map(String);
+    link.commands.eval(PUSH, { keys, arguments: args }).catch((error: unknown) => link.failed('replay', error));
   }
 
   end(): void {
@@ -71,6 +112,7 @@ class RedisReplayWriter implements ReplayWriter {
     const id = this.streamId;
     link.commands.multi()
       .set(this.store.key('rpd', id), '1', { PX: limits.ttlMs }).pExpire(this.store.key('rp', id), limits.ttlMs).pExpire(this.store.key('rpo', id), limits.ttlMs)
+      .pExpire(this.store.key('rpz', id), limits.ttlMs)
       .publish(this.store.key('rpc', id), END)
       .exec().catch((error: unknown) => link.failed('replay', error));
   }
@@ -86,7 +128,7 @@ function entryOf(entry: string): { seq: number; frame: string } | undefined {
 export class RedisReplay implements ReplayStore {
   constructor(readonly link: Link, readonly limits: ReplayLimits) {}
 
-  key(kind: 'rp' | 'rpo' | 'rpd' | 'rpc', streamId: string): string {
+  key(kind: 'rp' | 'rpo' | 'rpd' | 'rpc' | 'rpz', streamId: string): string {
     return `${this.link.prefix}${kind}:${streamId}`;
   }
 
