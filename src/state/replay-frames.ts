@@ -18,6 +18,8 @@ export function shrinkFrame(frame: string, max: number): string {
   }
   if (typeof message !== 'object' || message === null || !('id' in message) || !('result' in message || 'error' in message)) return '';
   const error = { code: -32603, message: `The reply was larger than the ${max} characters a resumable stream keeps (maxChars): it was not kept`, data: { bound: 'maxChars' } };
-  const substitute = `${frame.slice(0, at)}\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: (message as { id: unknown }).id, error })}\n\n`;
+  // A copy of the event's id line: a slice would keep the whole large frame alive (V8 sliced strings).
+  const head = JSON.parse(JSON.stringify(frame.slice(0, at))) as string;
+  const substitute = `${head}\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: (message as { id: unknown }).id, error })}\n\n`;
   return substitute.length <= max ? substitute : '';
 }
