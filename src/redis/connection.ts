@@ -35,6 +35,8 @@ export interface RedisStateOptions {
   maxCharsPerStream?: number;
   /** Characters of events kept over one named principal's resumable streams (its own oldest streams, then events, go), as in memory. Default 8 MiB. */
   maxCharsPerPrincipal?: number;
+  /** Characters of events kept over all resumable streams in this Redis (the writer's own oldest streams, then events, go), as in memory. Default 64 MiB. */
+  maxTotalReplayChars?: number;
   /** How long the start may wait for Redis. Default 5 s. */
   connectTimeoutMs?: number;
   /** Where Redis failures are reported (once per outage). Default: stderr. */

@@ -57,6 +57,7 @@ export async function redisState(options: RedisStateOptions = {}): Promise<Redis
         maxStreamsPerPrincipal: options.maxStreamsPerPrincipal ?? 100,
         maxChars: options.maxCharsPerStream ?? DEFAULT_EVENT_STORE_LIMITS.maxChars,
         maxCharsPerPrincipal: options.maxCharsPerPrincipal ?? DEFAULT_EVENT_STORE_LIMITS.maxCharsPerPrincipal,
+        maxTotalChars: options.maxTotalReplayChars ?? DEFAULT_EVENT_STORE_LIMITS.maxTotalChars,
       }),
       tasks,
       close,

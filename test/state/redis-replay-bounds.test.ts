@@ -74,4 +74,26 @@ describe.skipIf(!available)('Redis replay byte bounds (real redis-server)', () =
     expect((await resume('m7-0', 'm'))!.missed).toHaveLength(1);
     expect((await resume('bob-0', 'b'))!.missed).toHaveLength(1);
   });
+
+  it('all streams keep at most maxTotalReplayChars: the writer sheds its own, never another principal\'s; a finished stream gives its share back when it expires', async () => {
+    const other = await redisState({ url: redis.url, prefix: `${prefix}t:`, maxTotalReplayChars: 20_000, replayTtlMs: 100, onError: () => {} });
+    try {
+      const alice = other.replay.open('alice', 'a', 1, 'alice');
+      alice.push(note('alice', 1, 8_000));
+      const anonymous = other.replay.open('anon', 'x', 1, '');
+      for (let n = 1; n <= 5; n++) anonymous.push(note('anon', n, 5_000));
+      await sleep(100);
+      const total = Number(await raw.get(`${prefix}t:rp-chars`));
+      expect(total).toBeLessThanOrEqual(20_000);
+      expect(((await other.replay.resume('alice-0', 'a')) as ReplayCursor).missed).toHaveLength(1);
+      alice.end();
+      await sleep(150); // alice's finished stream expired
+      anonymous.push(note('anon', 6, 5_000));
+      await sleep(50);
+      expect(Number(await raw.get(`${prefix}t:rp-chars`))).toBeLessThanOrEqual(total - 8_000 + 5_100);
+      expect(((await other.replay.resume('anon-0', 'x')) as ReplayCursor).missed.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await other.close();
+    }
+  });
 });
