@@ -62,6 +62,7 @@ export class MiniMCP<Scope = unknown> {
         }
       },
     };
+    this.#core.tasks.report = (error) => this.#core.reportError(error, undefined);
   }
 
   /** Server facts as sent in `initialize` and `server/discover`. */

@@ -163,7 +163,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   /** The byte bounds are checked in the script (a refused end is kept as the failure naming the bound). */
-  async settle(taskId: string, end: TaskEnd, bounds: Partial<TaskBounds> = {}): Promise<boolean> {
+  async settle(taskId: string, end: TaskEnd, bounds: Partial<TaskBounds> = {}): Promise<boolean | keyof TaskBounds> {
     const fields = ['status', end.status];
     if (end.statusMessage !== undefined) fields.push('statusMessage', end.statusMessage);
     let size = 0;
@@ -173,10 +173,14 @@ export class RedisTaskStore implements TaskStore {
       size += text.length;
       fields.push(name, text);
     }
-    if (bounds.maxResultBytes !== undefined && size > bounds.maxResultBytes) return this.settle(taskId, tooLarge('maxResultBytes', bounds.maxResultBytes));
-    const kept = await this.#run('settle', [taskId, size, bounds.maxStoredBytesPerPrincipal ?? 0, bounds.maxStoredBytes ?? 0, ...fields]);
-    if (typeof kept === 'string') return this.settle(taskId, tooLarge(kept as keyof TaskBounds, bounds[kept as keyof TaskBounds]!));
-    return kept === 1;
+    let passed: keyof TaskBounds | undefined;
+    if (bounds.maxResultBytes !== undefined && size > bounds.maxResultBytes) passed = 'maxResultBytes';
+    else {
+      const kept = await this.#run('settle', [taskId, size, bounds.maxStoredBytesPerPrincipal ?? 0, bounds.maxStoredBytes ?? 0, ...fields]);
+      if (typeof kept !== 'string') return kept === 1;
+      passed = kept as keyof TaskBounds;
+    }
+    return (await this.settle(taskId, tooLarge(passed, bounds[passed]!))) && passed;
   }
 
   async cancel(taskId: string, principal: string, reason = 'The task was cancelled.'): Promise<CancelOutcome> {

@@ -128,12 +128,13 @@ export class MemoryTaskStore implements TaskStore {
     });
   }
 
-  settle(taskId: string, end: TaskEnd, bounds: Partial<TaskBounds> = {}): boolean {
-    return this.#write(taskId, (task) => {
+  settle(taskId: string, end: TaskEnd, bounds: Partial<TaskBounds> = {}): boolean | keyof TaskBounds {
+    let passed: keyof TaskBounds | undefined;
+    const written = this.#write(taskId, (task) => {
       if (isTerminal(task.status)) return false;
       const holder = this.#holder(task.principal);
       let size = endSize(end);
-      const passed = byteBoundPassed(bounds, size, holder.bytes, this.#bytes);
+      passed = byteBoundPassed(bounds, size, holder.bytes, this.#bytes);
       if (passed !== undefined) size = endSize((end = tooLarge(passed, bounds[passed]!)));
       this.#sizes.set(taskId, size);
       holder.bytes += size;
@@ -143,6 +144,7 @@ export class MemoryTaskStore implements TaskStore {
       delete task.inputResponses;
       return true;
     });
+    return written && (passed ?? true);
   }
 
   cancel(taskId: string, principal: string, reason = 'The task was cancelled.'): CancelOutcome {

@@ -140,9 +140,10 @@ export interface TaskStore {
   answer(taskId: string, principal: string, responses: Record<string, unknown>): MaybePromise<boolean>;
   /**
    * Owner side: the terminal status, only from a non-terminal one. False when it was already terminal.
-   * An end whose result or error passes a byte bound is kept as a failure naming the bound (`tooLarge`).
+   * An end whose result or error passes a byte bound is kept as a failure naming the bound (`tooLarge`),
+   * and the answer is that bound's name.
    */
-  settle(taskId: string, end: TaskEnd, bounds?: Partial<TaskBounds>): MaybePromise<boolean>;
+  settle(taskId: string, end: TaskEnd, bounds?: Partial<TaskBounds>): MaybePromise<boolean | keyof TaskBounds>;
   /**
    * Client side: marks the task cancelled (compare-and-set) and tells its owner to abort the handler.
    * 'unknown' when not this principal's, 'terminal' (with the record) when it had already ended.

@@ -5,9 +5,9 @@
  * outlived its TTL when it does (not at the next beat): no timer per task.
  */
 import { ErrorCode } from '../protocol/errors.js';
-import { BoundReached } from '../state/bounds.js';
+import { BoundReached, firstTimeReached } from '../state/bounds.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { MaybePromise, TaskStore } from '../state/task-store.js';
+import { tooLarge, type MaybePromise, type TaskBounds, type TaskStore } from '../state/task-store.js';
 import { addToKeyedSet, callEach } from '../state/keyed-sets.js';
 
 type Send = (message: JsonRpcMessage) => void;
@@ -63,6 +63,8 @@ export class TaskService {
   /** 2025: the `tasks/result` streams open in this process, by task: where a task's progress and logs go. */
   readonly #streams = new Map<string, Set<Send>>();
   #timer: ReturnType<typeof setInterval> | undefined;
+  /** The server log (`onError`); set by the server once it is built. */
+  report: (error: unknown) => void = () => {};
   /** Fires at the soonest expiry among the running tasks (`#expiryAt`). */
   #expiry: ReturnType<typeof setTimeout> | undefined;
   #expiryAt = Infinity;
@@ -121,6 +123,13 @@ export class TaskService {
       else next = Math.min(next, task.expiresAt);
     }
     this.#expireAt(this.#running.size === 0 ? Infinity : next);
+  }
+
+  /** A task's result was not kept (a byte bound): logged once per principal and bound. */
+  resultRefused(bound: keyof TaskBounds, principal: string): void {
+    const { message } = tooLarge(bound, this.settings[bound as keyof TaskSettings] as number).error!;
+    const error = new BoundReached(bound, principal, message, ErrorCode.InternalError);
+    if (firstTimeReached(this, error)) this.report(error);
   }
 
   /** A `tasks/result` stream takes the task's messages (progress, logs) while it is open; returns the stop. */

@@ -7,7 +7,7 @@ import { hasCapability, requiredCapability, wellFormed, type ClientMethod, type 
 import { ErrorCode, ProtocolError, UserError } from '../protocol/errors.js';
 import { isObject, type JsonObject, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { CancelledError } from '../state/cancels.js';
-import type { TaskEnd, TaskError, TaskRecord } from '../state/task-store.js';
+import type { TaskBounds, TaskEnd, TaskError, TaskRecord } from '../state/task-store.js';
 import type { ClientCapabilities } from '../types.js';
 import { after, tooManyTasks, type LocalTask, type TaskService } from './service.js';
 import type { MaybePromise } from '../state/task-store.js';
@@ -199,8 +199,13 @@ export class TaskRun implements LocalTask, InputBroker {
 
   #end(end: TaskEnd): void {
     if (this.#done) return;
-    const written = this.#service.store.settle(this.taskId, end, this.#service.settings);
-    if (written instanceof Promise) written.catch(() => {}); // a lost write reads as "task lost" after the heartbeat stops
+    const service = this.#service;
+    const kept = (outcome: boolean | keyof TaskBounds): void => {
+      if (typeof outcome === 'string') service.resultRefused(outcome, this.record.principal);
+    };
+    const written = service.store.settle(this.taskId, end, service.settings);
+    if (written instanceof Promise) written.then(kept, () => {}); // a lost write reads as "task lost" after the heartbeat stops
+    else kept(written);
     this.#release();
   }
 

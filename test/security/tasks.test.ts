@@ -33,14 +33,17 @@ describe('tasks are bounded per principal and in all', () => {
     expect(accepted).toBe(100);
   });
 
-  it('a result past maxResultBytes (1 MiB) is not kept: the task fails with -32603 naming the bound', async () => {
-    const { client } = taskServer();
+  it('a result past maxResultBytes (1 MiB) is not kept: the task fails with -32603 naming the bound, logged once', async () => {
+    const { client, errors } = taskServer();
     const alice = await client('alice');
-    const { task } = (await alice.start('sized', { chars: 1_100_000 })).result;
-    const reply = await alice.call('tasks/result', { taskId: task.taskId });
-    expect(reply.error).toMatchObject({ code: -32603, data: { bound: 'maxResultBytes' } });
-    expect(JSON.stringify(reply).length).toBeLessThan(1_000);
-    expect((await alice.call('tasks/get', { taskId: task.taskId })).result).toMatchObject({ status: 'failed' });
+    for (let i = 0; i < 2; i++) {
+      const { task } = (await alice.start('sized', { chars: 1_100_000 })).result;
+      const reply = await alice.call('tasks/result', { taskId: task.taskId });
+      expect(reply.error).toMatchObject({ code: -32603, data: { bound: 'maxResultBytes' } });
+      expect(JSON.stringify(reply).length).toBeLessThan(1_000);
+      expect((await alice.call('tasks/get', { taskId: task.taskId })).result).toMatchObject({ status: 'failed' });
+    }
+    expect(errors.map((e: any) => [e.bound, e.principal])).toEqual([['maxResultBytes', 'alice']]);
   });
 
   it('the results one principal keeps are bounded in bytes (maxStoredBytesPerPrincipal); another principal still keeps its own', async () => {

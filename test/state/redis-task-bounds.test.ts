@@ -64,7 +64,7 @@ describe.skipIf(!available)('Redis task bounds (real redis-server)', () => {
     const [a, b] = await pair();
     const t = task('alice');
     await a.tasks.create(t);
-    expect(await a.tasks.settle(t.taskId, { status: 'completed', result: big(2_000) }, { maxResultBytes: 1_000 })).toBe(true);
+    expect(await a.tasks.settle(t.taskId, { status: 'completed', result: big(2_000) }, { maxResultBytes: 1_000 })).toBe('maxResultBytes');
     const read = await b.tasks.get(t.taskId, 'alice');
     expect(read).toMatchObject({ status: 'failed', error: { code: -32603, data: { bound: 'maxResultBytes' } } });
     expect(read).not.toHaveProperty('result');
