@@ -115,7 +115,7 @@ export interface Core<Scope> {
   readonly state: SharedState;
   readonly gate: ConcurrencyGate;
   readonly idle: IdleSweeper;
-  /** Open `subscriptions/listen` streams: at most `maxStreams`, and `maxStreamsPerPrincipal` per principal. */
+  /** Long-lived streams (listen, 2025 GET, tasks/result waits): at most `maxStreams`, and `maxStreamsPerPrincipal` per principal. */
   readonly streams: PrincipalQuota;
   readonly stateCodec: RequestStateCodec;
   readonly sessions: SessionCodec;

@@ -33,7 +33,7 @@ export type { FromJsonSchema } from './schema/json-schema-types.js';
 export { MemoryTaskStore } from './state/memory-task-store.js';
 export {
   isTerminal, type TaskStore, type TaskRecord, type TaskStatus, type TaskEnd, type TaskError, type TaskInputRequest,
-  type TaskPage, type CancelOutcome, type TaskMessages,
+  type TaskPage, type CancelOutcome, type TaskMessages, type TaskBounds,
 } from './state/task-store.js';
 export type { TaskSettings } from './tasks/service.js';
 export {
@@ -43,6 +43,8 @@ export {
   type StreamReader,
 } from './state/index.js';
 export { CancelledError, cancelKey } from './state/cancels.js';
+export { BoundReached } from './state/bounds.js';
+export { DEFAULT_SESSION_LIMITS, type SessionLimits } from './state/session-limits.js';
 export * from './types.js';
 export {
   APP_MIME_TYPE, APPS_EXTENSION, LEGACY_RESOURCE_URI_KEY, addApp, addAppResource, addAppTool, appsCapability, supportsApps,

@@ -1,7 +1,6 @@
 /** The built-in request methods: each with the eras it exists in, its capability gate and its handler (see method-table.ts). */
 import { taggedNotification, type BusEvent } from './state/bus.js';
 import type { CacheSettings, Core, MethodCall, MethodSpec, Send } from './core.js';
-import { overloaded } from './request/limits.js';
 import { ErrorCode, McpError, ProtocolError, invalidParams, internalError } from './protocol/errors.js';
 import { isObject, type JsonObject } from './protocol/jsonrpc.js';
 import { checkParamHeaders } from './protocol/standard-headers.js';
@@ -80,7 +79,7 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
  * call without it, -32601: see docs/tasks.md for why that code).
  */
 function taskTtl(core: Core<any>, call: MethodCall<any>, support: 'optional' | 'required', name: string): number | undefined {
-  const { defaultTtlMs, maxTtlMs } = core.tasks.settings;
+  const { defaultTtlMs, maxTtlMs, minTtlMs } = core.tasks.settings;
   if (call.meta) {
     if (declaresTasks(call)) return defaultTtlMs;
     if (support === 'required') throw missingTasksExtension(`Tool '${name}'`);
@@ -95,7 +94,7 @@ function taskTtl(core: Core<any>, call: MethodCall<any>, support: 'optional' | '
   const ttl = task.ttl;
   if (ttl === undefined || ttl === null) return defaultTtlMs;
   if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1) throw invalidParams('params.task.ttl must be a positive integer (ms)');
-  return Math.min(ttl, maxTtlMs);
+  return Math.max(minTtlMs, Math.min(ttl, maxTtlMs)); // the server's floor and ceiling (the task reports the TTL it got)
 }
 
 async function completion(core: Core<any>, call: MethodCall<any>): Promise<JsonObject> {
@@ -157,6 +156,8 @@ function afterSaving(saving: MaybePromise<void>): JsonObject | Promise<JsonObjec
 function subscription(add: boolean) {
   return (core: Core<any>, call: MethodCall<any>): JsonObject | Promise<JsonObject> => {
     const uri = stringParam(call.params, 'uri');
+    // A subscription is kept for the session's life: no longer a URI than resources/read would take.
+    if (uri.length > MAX_URI_LENGTH) throw invalidParams(`params.uri is longer than ${MAX_URI_LENGTH} characters`, { bound: 'maxUriLength' });
     // A URI only hidden resources serve is answered as an unknown one, and never recorded: no updates leak.
     if (add && core.resources.hiddenFrom(uri, call.ctx)) return {};
     return afterSaving(call.remember(add ? { subscribe: uri } : { unsubscribe: uri }));
@@ -259,12 +260,12 @@ async function listen(core: Core<any>, call: MethodCall<any>): Promise<JsonObjec
   }
   const chosen = honoured(filter as JsonObject, call, core.tools.servesTasks());
   // Streams hold no concurrency slot, so they have a cap of their own, in all and per principal.
-  const principal = core.principalOf(call.ctx.scope);
-  if (!core.streams.acquire(principal)) throw overloaded();
+  const held = core.streams.hold(core.principalOf(call.ctx.scope));
+  if (typeof held !== 'function') throw held;
   try {
     return await stream(core, call, send, chosen);
   } finally {
-    core.streams.release(principal);
+    held();
   }
 }
 

@@ -30,9 +30,12 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   maxConcurrencyPerPrincipal?: number;
   /** Requests that may wait for a slot; past it, an immediate overload answer. Default 4 x maxConcurrency. */
   maxQueue?: number;
-  /** Open 2026 `subscriptions/listen` streams at once (they hold no handler slot); past it, overload (503). Default 1000. */
+  /**
+   * Long-lived streams open at once, all principals: 2026 `subscriptions/listen` streams, 2025 GET
+   * streams and 2025 `tasks/result` waits (they hold no handler slot); past it, 503 with Retry-After. Default 1000.
+   */
   maxStreams?: number;
-  /** Open listen streams of any one principal (see `principal`); past it, overload (503). Default 10. */
+  /** Long-lived streams (as above) of any one named principal (see `principal`); past it, 503 with Retry-After. Default 10. */
   maxStreamsPerPrincipal?: number;
   /** How long a queued request waits for a slot. Default 5 s. */
   queueTimeoutMs?: number;
@@ -133,11 +136,20 @@ function checkCacheHint(name: string, hint: CacheHint): CacheHint {
 }
 
 function taskService(options: NonNullable<MiniMCPOptions['tasks']>, shared: TaskStore): TaskService {
+  const maxTtlMs = positiveInt(options, 'maxTtlMs', 86_400_000);
+  const defaultTtlMs = positiveInt(options, 'defaultTtlMs', 3_600_000);
+  // The floor defaults to 10 s, or lower when the server itself chose a shorter default.
+  const minTtlMs = positiveInt(options, 'minTtlMs', Math.min(10_000, defaultTtlMs, maxTtlMs), { max: maxTtlMs });
   return new TaskService(options.store ?? shared, {
-    defaultTtlMs: positiveInt(options, 'defaultTtlMs', 3_600_000),
-    maxTtlMs: positiveInt(options, 'maxTtlMs', 86_400_000),
+    defaultTtlMs: Math.max(minTtlMs, defaultTtlMs),
+    maxTtlMs,
+    minTtlMs,
     pollIntervalMs: positiveInt(options, 'pollIntervalMs', 1_000),
     maxPerPrincipal: positiveInt(options, 'maxPerPrincipal', 100),
+    maxTasks: positiveInt(options, 'maxTasks', 10_000),
+    maxResultBytes: positiveInt(options, 'maxResultBytes', 1_048_576),
+    maxStoredBytesPerPrincipal: positiveInt(options, 'maxStoredBytesPerPrincipal', 16 * 1_048_576),
+    maxStoredBytes: positiveInt(options, 'maxStoredBytes', 128 * 1_048_576),
     heartbeatMs: positiveInt(options, 'heartbeatMs', 10_000),
   });
 }

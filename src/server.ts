@@ -9,8 +9,9 @@ import { Capabilities } from './capabilities.js';
 import type { NotificationBus } from './state/bus.js';
 import type { SharedState } from './state/index.js';
 import { SessionWatch } from './state/session-watch.js';
-import { internalError, } from './protocol/errors.js';
+import { internalError, type McpError } from './protocol/errors.js';
 import { serializeMessage, type JsonObject, } from './protocol/jsonrpc.js';
+import { firstTimeReached } from './state/bounds.js';
 import { PromptRegistry, type PromptArgument, type PromptHandler, type PromptOptions } from './primitives/prompts.js';
 import {
   ResourceRegistry, type ResourceOptions, type ResourceReader, type TemplateOptions, type TemplateReader,
@@ -70,6 +71,7 @@ export class MiniMCP<Scope = unknown> {
         }
       },
     };
+    this.#core.tasks.report = (error) => this.#core.reportError(error, undefined);
   }
 
   /** Server facts as sent in `initialize` and `server/discover`. */
@@ -263,6 +265,17 @@ export class MiniMCP<Scope = unknown> {
     if (connection?.id === undefined) return 'unknown';
     const watch = new SessionWatch(this.#core.state, connection.id, send, (error) => this.#core.reportError(error, undefined));
     return (await watch.claim()) ? watch : 'busy';
+  }
+
+  /**
+   * A place for a long-lived stream a transport serves itself (the 2025 GET stream), in the quota
+   * listen streams and `tasks/result` waits share (`maxStreams`, `maxStreamsPerPrincipal`): its
+   * release (call it once the stream ends; again does nothing), or the 503 error naming the full bound.
+   */
+  holdStream(scope: Scope | undefined): (() => void) | McpError {
+    const held = this.#core.streams.hold(this.#core.principalOf(scope));
+    if (typeof held !== 'function' && firstTimeReached(this.#core, held)) this.#core.reportError(held, undefined);
+    return held;
   }
 
   /** Who is asking, by the `principal` option ('' when it is unset or says nothing): what transports key per-principal state by. */

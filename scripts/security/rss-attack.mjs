@@ -2,6 +2,9 @@
  * Memory attacks from issue 12 against scripts/security/rss-server.ts, one principal (bob):
  *   node scripts/security/rss-attack.mjs listen   50 subscriptions/listen streams with 3.9 MiB filters
  *   node scripts/security/rss-attack.mjs uploads  150 connections each holding a 4 MiB upload open
+ *   node scripts/security/rss-attack.mjs subscribe  120 resources/subscribe of 3.9 MiB URIs on one 2025 session (issue 24)
+ *   node scripts/security/rss-attack.mjs tasks      300 2025 tasks each finishing with a 3.9 MiB result (issue 24)
+ *   node scripts/security/rss-attack.mjs replay     200 2025 calls whose closed stream keeps a 3.9 MiB reply (issue 24)
  * Prints the server's RSS before, its peak (VmHWM) during the attack, and how the server answered.
  */
 import { spawn } from 'node:child_process';
@@ -14,7 +17,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const mib = (kb) => `${(kb / 1024).toFixed(0)} MiB`;
 const status = (pid, field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 
-const child = spawn(process.execPath, ['--import', 'tsx', new URL('./rss-server.ts', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', new URL('./rss-server.ts', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
 const { url, pid } = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
 await sleep(500);
 const before = status(pid, 'VmRSS');
@@ -41,6 +44,8 @@ if (mode === 'listen') {
     req.end(body);
   })));
   await sleep(2000);
+} else if (mode === 'subscribe' || mode === 'tasks' || mode === 'replay') {
+  await legacyAttack(mode);
 } else {
   const { hostname, port } = new URL(url);
   const chunk = Buffer.alloc(64 * 1024, 'a');
@@ -62,6 +67,28 @@ if (mode === 'listen') {
   for (const s of sockets) s.destroy();
 }
 const peak = status(pid, 'VmHWM');
-console.log(JSON.stringify({ mode, rssBefore: mib(before), peakRss: mib(peak), answers: outcomes }));
+process.kill(pid, 'SIGUSR2'); // a full GC in the server: rssHeld is what it keeps, not garbage not yet collected
+await sleep(500);
+console.log(JSON.stringify({ mode, rssBefore: mib(before), peakRss: mib(peak), rssHeld: mib(status(pid, 'VmRSS')), answers: outcomes }));
 child.kill('SIGKILL');
 process.exit(0);
+
+/** Sequential 2025 requests on one session: what the server keeps grows with each accepted one. */
+async function legacyAttack(kind) {
+  const headers = { ...auth, 'mcp-protocol-version': '2025-11-25' };
+  const init = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'a', version: '1' } } }) });
+  headers['mcp-session-id'] = init.headers.get('mcp-session-id');
+  await init.text();
+  const big = 'x'.repeat(Math.floor(3.9 * 1048576));
+  for (let i = 0; i < { subscribe: 120, tasks: 300, replay: 200 }[kind]; i++) {
+    const params = kind === 'subscribe' ? { uri: `test://${i}/${big}` }
+      : kind === 'tasks' ? { name: 'big', arguments: {}, task: { ttl: 86_400_000 } }
+      : { name: 'closed', arguments: {} };
+    const method = kind === 'subscribe' ? 'resources/subscribe' : 'tools/call';
+    const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: i + 1, method, params }) });
+    const text = await response.text();
+    const code = /"code":(-?\d+)/.exec(text)?.[1];
+    count(code === undefined ? response.status : `error ${code}`);
+  }
+  await sleep(kind === 'tasks' ? 3000 : 500); // the tasks finish in the background
+}

@@ -5,6 +5,7 @@
  * reconnects by itself. Failures are counted and logged once per outage, never thrown at the process.
  */
 import type { createClient } from 'redis';
+import type { SessionLimits } from '../state/session-limits.js';
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -20,6 +21,8 @@ export interface RedisStateOptions {
   prefix?: string;
   /** How long a 2025 session's state lives after its last change. Default 24 h. */
   sessionTtlMs?: number;
+  /** Bounds on 2025 session state (subscriptions and sessions, per session, per principal, in all); defaults as in memory (docs/security.md). */
+  sessionLimits?: Partial<SessionLimits>;
   /** How long a finished 2025 SSE stream stays resumable; a running one is kept while it writes, up to `streamMaxIdleMs`. Default 30 s. */
   replayTtlMs?: number;
   /** A running 2025 SSE stream with no event for this long is forgotten. Default 1 h. */
@@ -28,6 +31,12 @@ export interface RedisStateOptions {
   maxEventsPerStream?: number;
   /** Resumable streams kept at once for one named principal (its oldest dropped first), as in memory. Default 100. */
   maxStreamsPerPrincipal?: number;
+  /** Characters of events kept per resumable stream (oldest dropped first; a larger event is never kept), as in memory. Default 1 MiB. */
+  maxCharsPerStream?: number;
+  /** Characters of events kept over one named principal's resumable streams (its own oldest streams, then events, go), as in memory. Default 8 MiB. */
+  maxCharsPerPrincipal?: number;
+  /** Characters of events kept over all resumable streams in this Redis (the writer's own oldest streams, then events, go), as in memory. Default 64 MiB. */
+  maxTotalReplayChars?: number;
   /** How long the start may wait for Redis. Default 5 s. */
   connectTimeoutMs?: number;
   /** Where Redis failures are reported (once per outage). Default: stderr. */

@@ -17,6 +17,8 @@ import { RedisCancels } from './cancels.js';
 import { connect, type RedisClient, type RedisStateOptions } from './connection.js';
 import { RedisReplay } from './replay.js';
 import { RedisSessions } from './sessions.js';
+import { sessionLimits } from '../state/session-limits.js';
+import { DEFAULT_EVENT_STORE_LIMITS } from '../state/replay.js';
 import { RedisTaskStore } from './task-store.js';
 
 export type { RedisClient, RedisStateOptions };
@@ -47,12 +49,15 @@ export async function redisState(options: RedisStateOptions = {}): Promise<Redis
       bus,
       answers,
       cancels,
-      sessions: new RedisSessions(link, options.sessionTtlMs ?? 86_400_000),
+      sessions: new RedisSessions(link, options.sessionTtlMs ?? 86_400_000, sessionLimits(options.sessionLimits)),
       replay: new RedisReplay(link, {
         ttlMs: options.replayTtlMs ?? 30_000,
         maxIdleMs: options.streamMaxIdleMs ?? 3_600_000,
         maxEvents: options.maxEventsPerStream ?? 1_000,
         maxStreamsPerPrincipal: options.maxStreamsPerPrincipal ?? 100,
+        maxChars: options.maxCharsPerStream ?? DEFAULT_EVENT_STORE_LIMITS.maxChars,
+        maxCharsPerPrincipal: options.maxCharsPerPrincipal ?? DEFAULT_EVENT_STORE_LIMITS.maxCharsPerPrincipal,
+        maxTotalChars: options.maxTotalReplayChars ?? DEFAULT_EVENT_STORE_LIMITS.maxTotalChars,
       }),
       tasks,
       close,

@@ -52,6 +52,16 @@ local function mine(id, principal)
   if redis.call('HGET', tkey(id), 'principal') ~= principal then return nil end
   return check(id)
 end
+-- Gives back what expired tasks kept (their result sizes in the server-wide count), up to 100 at a time.
+local function sweepAll()
+  local all, sizes = P .. 'tasks-all', P .. 'task-size'
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', all, '-inf', NOW, 'LIMIT', 0, 100)) do
+    local size = tonumber(redis.call('HGET', sizes, id) or '0')
+    if size ~= 0 then redis.call('DECRBY', P .. 'tasks-bytes', size) end
+    redis.call('HDEL', sizes, id)
+    redis.call('ZREM', all, id)
+  end
+end
 -- The principal's live tasks, dropping ended and expired ones from the set.
 local function countLive(principal)
   local live = P .. 'tasks-live:' .. principal
@@ -68,11 +78,17 @@ end
 const script = (body: string): string => `${PRELUDE}\n${body}`;
 
 export const SCRIPTS = {
-  /** id, principal, owner, doc, status, ttl ms, expiresAt, cap (0: none), lastUpdatedAt → 1, or 0 when the cap is reached. */
+  /**
+   * id, principal, owner, doc, status, ttl ms, expiresAt, cap (0: none), lastUpdatedAt, maxTasks (0: none)
+   * → 1; 0 when the principal keeps `cap` tasks (finished ones too, until they expire); 'maxTasks' when the server keeps that many.
+   */
   create: script(`
 local id, principal, owner, doc, status = ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]
-local px, expiresAt, cap = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
-if cap > 0 and countLive(principal) >= cap then return 0 end
+local px, expiresAt, cap, maxTasks = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11]), tonumber(ARGV[13] or '0')
+sweepAll()
+if cap > 0 and redis.call('ZCOUNT', P .. 'tasks-of:' .. principal, '(' .. NOW, '+inf') >= cap then return 0 end
+if maxTasks > 0 and redis.call('ZCOUNT', P .. 'tasks-all', '(' .. NOW, '+inf') >= maxTasks then return 'maxTasks' end
+redis.call('ZADD', P .. 'tasks-all', expiresAt, id)
 local k = tkey(id)
 redis.call('HSET', k, 'doc', doc, 'principal', principal, 'owner', owner, 'status', status, 'lastUpdatedAt', ARGV[12])
 redis.call('PEXPIRE', k, px)
@@ -141,13 +157,32 @@ if redis.call('HLEN', inputs) == 0 then redis.call('HSET', tkey(id), 'status', '
 publish(id)
 return 1`),
 
-  /** id, then field/value pairs of the end (status, statusMessage, result, error): only from a live status. */
+  /**
+   * id, size (characters of result and error), maxStoredBytesPerPrincipal, maxStoredBytes (0: none), then
+   * field/value pairs of the end (status, statusMessage, result, error): only from a live status. 1 when
+   * kept, 0 when already terminal, or the name of the byte bound it would pass (nothing written).
+   */
   settle: script(`
-local id = ARGV[4]
+local id, size, maxMine, maxAll = ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local s = check(id)
 if not s or TERMINAL[s] then return 0 end
-for i = 5, #ARGV, 2 do redis.call('HSET', tkey(id), ARGV[i], ARGV[i + 1]) end
-ended(id, redis.call('HGET', tkey(id), 'principal'))
+local principal = redis.call('HGET', tkey(id), 'principal')
+sweepAll()
+local sizes = P .. 'task-size'
+if maxMine > 0 then
+  local used = 0
+  for _, other in ipairs(redis.call('ZRANGEBYSCORE', P .. 'tasks-of:' .. principal, '(' .. NOW, '+inf')) do
+    used = used + tonumber(redis.call('HGET', sizes, other) or '0')
+  end
+  if used + size > maxMine then return 'maxStoredBytesPerPrincipal' end
+end
+if maxAll > 0 and tonumber(redis.call('GET', P .. 'tasks-bytes') or '0') + size > maxAll then return 'maxStoredBytes' end
+for i = 8, #ARGV, 2 do redis.call('HSET', tkey(id), ARGV[i], ARGV[i + 1]) end
+if size > 0 then
+  redis.call('HSET', sizes, id, size)
+  redis.call('INCRBY', P .. 'tasks-bytes', size)
+end
+ended(id, principal)
 publish(id)
 return 1`),
 

@@ -10,11 +10,14 @@
  *   task:<id>:in       hash: outstanding input requests by key (while input_required)
  *   task:<id>:out      hash: answers not yet taken by the handler
  *   tasks-live:<p>     sorted set: principal p's live tasks (the cap), scored by expiry
- *   tasks-of:<p>       sorted set: all of p's tasks (2025 tasks/list), scored by expiry
+ *   tasks-of:<p>       sorted set: all of p's tasks (2025 tasks/list, and the cap: finished ones count until they expire), scored by expiry
+ *   tasks-all          sorted set: every task, scored by expiry (the server-wide cap)
+ *   task-size          hash: the characters each finished task's result and error keep
+ *   tasks-bytes        their sum over all tasks (given back as tasks expire)
  *   task-owner:<inst>  the instance's heartbeat lease: when it runs out, its live tasks read as failed
  */
 import { serializeMessage, type JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { CancelOutcome, TaskEnd, TaskInputRequest, TaskMessages, TaskPage, TaskRecord, TaskStore } from '../state/task-store.js';
+import { tooLarge, type CancelOutcome, type TaskBounds, type TaskEnd, type TaskInputRequest, type TaskMessages, type TaskPage, type TaskRecord, type TaskStore } from '../state/task-store.js';
 import type { Link } from './connection.js';
 import { SCRIPTS, type ScriptName } from './task-scripts.js';
 import { addToKeyedSet, callEach } from '../state/keyed-sets.js';
@@ -114,12 +117,14 @@ export class RedisTaskStore implements TaskStore {
     return commands.evalSha(sha, { arguments: argv });
   }
 
-  async create(task: TaskRecord, maxLive = 0): Promise<boolean> {
+  async create(task: TaskRecord, bounds: number | Partial<TaskBounds> = {}): Promise<boolean | 'maxTasks'> {
+    const { maxPerPrincipal = 0, maxTasks = 0 } = typeof bounds === 'number' ? { maxPerPrincipal: bounds } : bounds;
     const { taskId, principal, owner, status, expiresAt, protocolVersion, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs } = task;
     // What never changes, as one JSON text; the status and what moves with it are hash fields.
     const doc = JSON.stringify({ taskId, principal, protocolVersion, createdAt, ttlMs, pollIntervalMs, expiresAt, owner });
     const ttl = Math.max(1, expiresAt - Date.now());
-    return (await this.#run('create', [taskId, principal, owner, doc, status, ttl, expiresAt, maxLive, lastUpdatedAt])) === 1;
+    const created = await this.#run('create', [taskId, principal, owner, doc, status, ttl, expiresAt, maxPerPrincipal, lastUpdatedAt, maxTasks]);
+    return created === 'maxTasks' ? created : created === 1;
   }
 
   async get(taskId: string, principal: string): Promise<TaskRecord | undefined> {
@@ -157,12 +162,25 @@ export class RedisTaskStore implements TaskStore {
     return (await this.#run('answer', [taskId, principal, ...pairs(responses)])) === 1;
   }
 
-  async settle(taskId: string, end: TaskEnd): Promise<boolean> {
+  /** The byte bounds are checked in the script (a refused end is kept as the failure naming the bound). */
+  async settle(taskId: string, end: TaskEnd, bounds: Partial<TaskBounds> = {}): Promise<boolean | keyof TaskBounds> {
     const fields = ['status', end.status];
     if (end.statusMessage !== undefined) fields.push('statusMessage', end.statusMessage);
-    if (end.result !== undefined) fields.push('result', JSON.stringify(end.result));
-    if (end.error !== undefined) fields.push('error', JSON.stringify(end.error));
-    return (await this.#run('settle', [taskId, ...fields])) === 1;
+    let size = 0;
+    for (const [name, value] of [['result', end.result], ['error', end.error]] as const) {
+      if (value === undefined) continue;
+      const text = JSON.stringify(value);
+      size += text.length;
+      fields.push(name, text);
+    }
+    let passed: keyof TaskBounds | undefined;
+    if (bounds.maxResultBytes !== undefined && size > bounds.maxResultBytes) passed = 'maxResultBytes';
+    else {
+      const kept = await this.#run('settle', [taskId, size, bounds.maxStoredBytesPerPrincipal ?? 0, bounds.maxStoredBytes ?? 0, ...fields]);
+      if (typeof kept !== 'string') return kept === 1;
+      passed = kept as keyof TaskBounds;
+    }
+    return (await this.settle(taskId, tooLarge(passed, bounds[passed]!))) && passed;
   }
 
   async cancel(taskId: string, principal: string, reason = 'The task was cancelled.'): Promise<CancelOutcome> {

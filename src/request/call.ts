@@ -26,6 +26,7 @@ import { TaskHandOff } from '../tasks/hand-off.js';
 import { TaskRun } from '../tasks/task-run.js';
 import { ownerKey } from '../state/answers.js';
 import { applySession, patchConnection, type SessionPatch } from '../state/sessions.js';
+import { DEFAULT_SESSION_LIMITS } from '../state/session-limits.js';
 import { RequestTrace } from '../telemetry/request-trace.js';
 import type { TelemetrySpan } from '../telemetry/types.js';
 import type { MaybePromise } from '../types.js';
@@ -152,9 +153,11 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   remember(patch: SessionPatch): MaybePromise<void> {
     const connection = this.connection;
     if (connection === undefined) return;
+    if (this.#facts.connection !== undefined || connection.id === undefined) {
+      return patchConnection(connection, patch, DEFAULT_SESSION_LIMITS); // a transport's own connection keeps it
+    }
     patchConnection(connection, patch);
-    if (this.#facts.connection !== undefined || connection.id === undefined) return; // a transport's own connection keeps it
-    return this.#core.state.sessions.update(connection.id, patch);
+    return this.#core.state.sessions.update(connection.id, patch, this.principal);
   }
 
   /** Admitted, then into the session's state: the steps before a request holds anything. */

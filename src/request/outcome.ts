@@ -6,6 +6,7 @@ import type { Context } from '../context/context.js';
 import type { CacheSettings, Core, Outcome, RequestInfo } from '../core.js';
 import type { Revision } from '../protocol/revisions/revision.js';
 import { McpError, UserError, clientErrorText, internalError } from '../protocol/errors.js';
+import { BoundReached, firstTimeReached } from '../state/bounds.js';
 import { errorResponse, resultResponse, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
 import type { CacheHint } from '../types.js';
 
@@ -22,7 +23,10 @@ export const resultOutcome = (id: RequestId, result: JsonObject): Outcome =>
 /** Maps anything thrown to a protocol error; unexpected errors are logged, never sent with a stack. */
 export function toMcpError<Scope>(core: Core<Scope>, error: unknown, request: RequestInfo, revision: Revision): McpError {
   try {
-    if (error instanceof McpError) return revision.wireError(error);
+    if (error instanceof McpError) {
+      if (error instanceof BoundReached && firstTimeReached(core, error)) core.reportError(error, request); // once per principal and bound
+      return revision.wireError(error);
+    }
     if (error instanceof UserError) return internalError(String(error.message)); // meant for the client: not a fault to log
     core.reportError(error, request);
     return core.settings.debug && error instanceof Error ? internalError(`Internal error: ${error.message}`) : internalError(clientErrorText(error, core.settings, 'Internal error'));

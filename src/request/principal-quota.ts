@@ -2,9 +2,13 @@
  * Per-principal quotas of long-lived things. The principal is the server's `principalOf(scope)`:
  * the `principal` option, else the scope's own `principal` string; '' is anonymous.
  */
+import { ErrorCode } from '../protocol/errors.js';
+import { BoundReached } from '../state/bounds.js';
+
 /**
  * Places for long-lived streams: at most `max` in all and `perPrincipal` for any one named principal,
- * so one client cannot take them all. Anonymous streams count only against the total.
+ * so one client cannot take them all. Anonymous streams count only against the total. One quota
+ * serves every kind: 2026 listen streams, 2025 GET streams and 2025 `tasks/result` waits.
  */
 export class PrincipalQuota {
   #open = 0;
@@ -29,6 +33,20 @@ export class PrincipalQuota {
     }
     this.#open++;
     return true;
+  }
+
+  /** Takes a place and answers its release (a second call does nothing), or the 503 naming the full bound. */
+  hold(principal: string): (() => void) | BoundReached {
+    if (!this.acquire(principal)) {
+      const mine = this.#open < this.max;
+      const [bound, max, who] = mine ? ['maxStreamsPerPrincipal', this.perPrincipal, 'one client'] : ['maxStreams', this.max, 'the server'];
+      return new BoundReached(bound as string, principal, `Server overloaded: ${who} may hold at most ${max} open streams (${bound}), retry later`, ErrorCode.InternalError, 503);
+    }
+    let held = true;
+    return () => {
+      if (held) this.release(principal);
+      held = false;
+    };
   }
 
   release(principal: string): void {

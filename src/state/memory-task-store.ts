@@ -1,9 +1,15 @@
 /**
  * The in-memory task store: one process, no promise, no timer. Expired records are swept lazily (at
- * most once a second, on any call), so an idle server holds nothing but what it already had.
+ * most once a second, on any call), so an idle server holds nothing but what it already had. Each
+ * principal's tasks are indexed (creation order), so its calls never scan everyone's; what each
+ * principal and the process keep is counted for the TaskBounds.
  */
 import {
+  byteBoundPassed,
+  endSize,
   isTerminal,
+  tooLarge,
+  type TaskBounds,
   type CancelOutcome,
   type TaskEnd,
   type TaskInputRequest,
@@ -15,18 +21,33 @@ import { addToKeyedSet } from './keyed-sets.js';
 
 const SWEEP_EVERY_MS = 1000;
 
+/** A principal's tasks in creation order, and the characters their results and errors keep. */
+interface Holder {
+  readonly tasks: Map<string, TaskRecord>;
+  bytes: number;
+}
+
 export class MemoryTaskStore implements TaskStore {
   readonly #tasks = new Map<string, TaskRecord>();
+  readonly #holders = new Map<string, Holder>();
+  /** What each terminal task keeps (endSize), by id. */
+  readonly #sizes = new Map<string, number>();
+  #bytes = 0;
   readonly #watchers = new Map<string, Set<(task: TaskRecord) => void>>();
   readonly #leases = new Map<string, number>();
   #nextSweep = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  create(task: TaskRecord, maxLive?: number): boolean {
+  create(task: TaskRecord, bounds: number | Partial<TaskBounds> = {}): boolean | 'maxTasks' {
     this.#sweep();
-    if (maxLive !== undefined && this.live(task.principal) >= maxLive) return false;
-    this.#tasks.set(task.taskId, structuredClone(task));
+    const { maxPerPrincipal, maxTasks } = typeof bounds === 'number' ? { maxPerPrincipal: bounds, maxTasks: undefined } : bounds;
+    const holder = this.#holder(task.principal);
+    if (maxPerPrincipal !== undefined && this.#kept(holder) >= maxPerPrincipal) return false;
+    if (maxTasks !== undefined && this.#tasks.size >= maxTasks) return 'maxTasks';
+    const copy = structuredClone(task);
+    this.#tasks.set(task.taskId, copy);
+    holder.tasks.set(task.taskId, copy);
     return true;
   }
 
@@ -37,7 +58,7 @@ export class MemoryTaskStore implements TaskStore {
 
   list(principal: string, cursor?: string, limit = 50): TaskPage | undefined {
     this.#sweep();
-    const mine = [...this.#tasks.values()].filter((t) => t.principal === principal && !this.#expired(t));
+    const mine = [...(this.#holders.get(principal)?.tasks.values() ?? [])].filter((t) => !this.#expired(t));
     let start = 0;
     if (cursor !== undefined) {
       start = mine.findIndex((t) => t.taskId === cursor) + 1;
@@ -51,8 +72,21 @@ export class MemoryTaskStore implements TaskStore {
   live(principal: string): number {
     this.#sweep();
     let count = 0;
-    for (const task of this.#tasks.values()) if (task.principal === principal && !isTerminal(this.#checkOwner(task).status)) count++;
+    for (const task of this.#holders.get(principal)?.tasks.values() ?? []) if (!this.#expired(task) && !isTerminal(this.#checkOwner(task).status)) count++;
     return count;
+  }
+
+  /** The principal's tasks not yet expired (finished ones too): what counts against its cap. */
+  #kept(holder: Holder): number {
+    let count = 0;
+    for (const task of holder.tasks.values()) if (!this.#expired(task)) count++;
+    return count;
+  }
+
+  #holder(principal: string): Holder {
+    let holder = this.#holders.get(principal);
+    if (holder === undefined) this.#holders.set(principal, (holder = { tasks: new Map(), bytes: 0 }));
+    return holder;
   }
 
   note(taskId: string, statusMessage: string): void {
@@ -95,14 +129,23 @@ export class MemoryTaskStore implements TaskStore {
     });
   }
 
-  settle(taskId: string, end: TaskEnd): boolean {
-    return this.#write(taskId, (task) => {
+  settle(taskId: string, end: TaskEnd, bounds: Partial<TaskBounds> = {}): boolean | keyof TaskBounds {
+    let passed: keyof TaskBounds | undefined;
+    const written = this.#write(taskId, (task) => {
       if (isTerminal(task.status)) return false;
+      const holder = this.#holder(task.principal);
+      let size = endSize(end);
+      passed = byteBoundPassed(bounds, size, holder.bytes, this.#bytes);
+      if (passed !== undefined) size = endSize((end = tooLarge(passed, bounds[passed]!)));
+      this.#sizes.set(taskId, size);
+      holder.bytes += size;
+      this.#bytes += size;
       Object.assign(task, structuredClone(end));
       delete task.inputRequests;
       delete task.inputResponses;
       return true;
     });
+    return written && (passed ?? true);
   }
 
   cancel(taskId: string, principal: string, reason = 'The task was cancelled.'): CancelOutcome {
@@ -166,6 +209,17 @@ export class MemoryTaskStore implements TaskStore {
     const now = this.now();
     if (now < this.#nextSweep) return;
     this.#nextSweep = now + SWEEP_EVERY_MS;
-    for (const [id, task] of this.#tasks) if (this.#expired(task)) this.#tasks.delete(id);
+    for (const task of this.#tasks.values()) if (this.#expired(task)) this.#forget(task);
+  }
+
+  #forget(task: TaskRecord): void {
+    const holder = this.#holders.get(task.principal)!;
+    const size = this.#sizes.get(task.taskId) ?? 0;
+    holder.bytes -= size;
+    this.#bytes -= size;
+    this.#sizes.delete(task.taskId);
+    this.#tasks.delete(task.taskId);
+    holder.tasks.delete(task.taskId);
+    if (holder.tasks.size === 0) this.#holders.delete(task.principal);
   }
 }

@@ -5,13 +5,15 @@
  * the request's events (notifications, server requests, the final reply) wait here for a `GET` with
  * `Last-Event-ID`. The store is per process (the in-memory ReplayStore); a shared one lets another
  * instance resume the stream.
- * Bounded on every side: events and characters per stream (oldest dropped first, the newest always
- * kept), streams in total (oldest dropped first), streams per principal (that principal's oldest
- * dropped first, so one client cannot evict everyone's), and a TTL after the request finished.
+ * Bounded on every side: events and characters per stream (oldest dropped first; an event larger
+ * than the bound is never kept, see replay-frames.ts), characters per principal and in all, streams
+ * per principal and in all (past any of them the same principal's streams go, finished ones first,
+ * then its oldest events: never another principal's), and a TTL after the request finished.
  * No node: imports: the fetch handler uses it too.
  */
 import type { MaybePromise } from '../types.js';
 
+import { shrinkFrame } from './replay-frames.js';
 
 /** Where a stream whose response ended keeps its events: frames numbered consecutively. */
 export interface ReplayWriter {
@@ -40,14 +42,18 @@ export interface ReplayStore {
 }
 
 export interface EventStoreLimits {
-  /** Streams kept at once; opening one more drops the oldest. */
+  /** Streams kept at once; opening one more drops the opener's own oldest, or keeps the new one not at all. */
   maxStreams: number;
   /** Streams kept at once for one named principal; past it, that principal's oldest is dropped. */
   maxStreamsPerPrincipal: number;
-  /** Events kept per stream; older ones are dropped (the newest one is always kept). */
+  /** Events kept per stream; older ones are dropped. */
   maxEvents: number;
-  /** Characters kept per stream, counted like maxEvents. */
+  /** Characters kept per stream, counted like maxEvents; a larger event is never kept (a reply becomes a short error reply). */
   maxChars: number;
+  /** Characters kept for one named principal over its streams; past it, its own oldest streams, then events, go. */
+  maxCharsPerPrincipal: number;
+  /** Characters kept in all; past it, the writing principal's own oldest streams, then events, go. */
+  maxTotalChars: number;
   /** How long a finished stream stays resumable. */
   ttlMs: number;
 }
@@ -57,6 +63,8 @@ export const DEFAULT_EVENT_STORE_LIMITS: EventStoreLimits = {
   maxStreamsPerPrincipal: 100,
   maxEvents: 1000,
   maxChars: 1024 * 1024,
+  maxCharsPerPrincipal: 8 * 1024 * 1024,
+  maxTotalChars: 64 * 1024 * 1024,
   ttlMs: 30_000,
 };
 
@@ -99,25 +107,43 @@ export class StoredStream implements ReplayWriter {
 
   /** The named principal it counts against ('' anonymous: only the total applies). */
   readonly principal: string;
+  /** Told of every change in the characters kept (the store counts them per principal and in all). */
+  readonly #resized: ((stream: StoredStream, delta: number) => void) | undefined;
 
-  constructor(owner: string, nextSeq: number, limits: EventStoreLimits, principal = '') {
+  constructor(owner: string, nextSeq: number, limits: EventStoreLimits, principal = '', resized?: (stream: StoredStream, delta: number) => void) {
     this.owner = owner;
     this.principal = principal;
     this.#first = nextSeq;
     this.#limits = limits;
+    this.#resized = resized;
+  }
+
+  /** Characters kept. */
+  get chars(): number {
+    return this.#chars;
   }
 
   /** Appends the next event (numbered consecutively) and hands it to the live reader. */
   push(frame: string): void {
     if (this.dropped) return;
+    const kept = frame.length <= this.#limits.maxChars ? frame : shrinkFrame(frame, this.#limits.maxChars);
+    this.#frames.push(kept);
+    this.#chars += kept.length;
+    this.#resized?.(this, kept.length);
+    this.shed(this.#chars - this.#limits.maxChars);
+    this.#reader?.write(frame);
+  }
+
+  /** Drops the oldest events until `chars` characters (and any events past maxEvents) are freed. */
+  shed(chars: number): void {
     const frames = this.#frames;
-    frames.push(frame);
-    this.#chars += frame.length;
-    while (frames.length > 1 && (frames.length > this.#limits.maxEvents || this.#chars > this.#limits.maxChars)) {
-      this.#chars -= frames.shift()!.length;
+    let freed = 0;
+    while (frames.length > 0 && (freed < chars || frames.length > this.#limits.maxEvents)) {
+      freed += frames.shift()!.length;
       this.#first++;
     }
-    this.#reader?.write(frame);
+    this.#chars -= freed;
+    if (freed > 0) this.#resized?.(this, -freed);
   }
 
   /** The request finished: the reader (if any) ends, and the events stay resumable for the TTL (or `keepMs`, when shorter). */
@@ -147,6 +173,7 @@ export class StoredStream implements ReplayWriter {
   drop(): void {
     this.dropped = true;
     this.#frames.length = 0;
+    if (this.#chars > 0) this.#resized?.(this, -this.#chars);
     this.#chars = 0;
     this.#endReader();
   }
@@ -163,6 +190,10 @@ export class EventStore implements ReplayStore {
   readonly #streams = new Map<string, StoredStream>();
   /** Streams kept per named principal. */
   readonly #held = new Map<string, number>();
+  /** Characters kept per principal ('' anonymous), and in all. */
+  readonly #chars = new Map<string, number>();
+  #totalChars = 0;
+  readonly #resized = (stream: StoredStream, delta: number): void => this.#count(stream, delta);
 
   constructor(limits: Partial<EventStoreLimits> = {}) {
     this.limits = { ...DEFAULT_EVENT_STORE_LIMITS, ...limits };
@@ -172,31 +203,48 @@ export class EventStore implements ReplayStore {
     return this.#streams.size;
   }
 
+  /** Characters kept in all streams. */
+  get chars(): number {
+    return this.#totalChars;
+  }
+
   /**
-   * Starts keeping a stream whose next event is number `nextSeq`. Past the principal's share its own
-   * oldest stream is dropped; past maxStreams, the oldest of all. A finished stream goes before a
-   * running one: streams are kept from their first event, and a long call must stay resumable.
+   * Starts keeping a stream whose next event is number `nextSeq`. Past the principal's share, or past
+   * maxStreams, its own oldest stream is dropped; with none to drop the new one is not kept (never
+   * another principal's).
    */
   open(streamId: string, owner: string, nextSeq: number, principal = ''): StoredStream {
     this.#sweep();
-    const streams = this.#streams;
-    if (principal !== '' && (this.#held.get(principal) ?? 0) >= this.limits.maxStreamsPerPrincipal) this.#evict(principal);
-    while (streams.size >= this.limits.maxStreams) this.#evict(undefined);
-    const stream = new StoredStream(owner, nextSeq, this.limits, principal);
-    streams.set(streamId, stream);
+    const stream = new StoredStream(owner, nextSeq, this.limits, principal, this.#resized);
+    const full = (principal !== '' && (this.#held.get(principal) ?? 0) >= this.limits.maxStreamsPerPrincipal) || this.#streams.size >= this.limits.maxStreams;
+    if (full && !this.#dropOldest(principal)) {
+      stream.drop();
+      return stream;
+    }
+    this.#streams.set(streamId, stream);
     if (principal !== '') this.#held.set(principal, (this.#held.get(principal) ?? 0) + 1);
     return stream;
   }
 
-  /** Drops the oldest finished stream (of `principal`, when given), else the oldest one. */
-  #evict(principal: string | undefined): void {
+  /**
+   * Drops the principal's oldest finished stream, else its oldest one (other than `except`); false
+   * when it has none. Finished streams go first: streams are kept from their first event, and a long
+   * call must stay resumable.
+   */
+  #dropOldest(principal: string, except?: StoredStream): boolean {
     let oldest: [string, StoredStream] | undefined;
     for (const entry of this.#streams) {
-      if (principal !== undefined && entry[1].principal !== principal) continue;
-      if (entry[1].done) return this.#forget(...entry);
+      const stream = entry[1];
+      if (stream.principal !== principal || stream === except) continue;
+      if (stream.done) {
+        this.#forget(...entry);
+        return true;
+      }
       oldest ??= entry;
     }
-    if (oldest !== undefined) this.#forget(...oldest);
+    if (oldest === undefined) return false;
+    this.#forget(...oldest);
+    return true;
   }
 
   #forget(id: string, stream: StoredStream): void {
@@ -207,6 +255,25 @@ export class EventStore implements ReplayStore {
     const held = (this.#held.get(principal) ?? 1) - 1;
     if (held > 0) this.#held.set(principal, held);
     else this.#held.delete(principal);
+  }
+
+  #count(stream: StoredStream, delta: number): void {
+    const principal = stream.principal;
+    this.#chars.set(principal, (this.#chars.get(principal) ?? 0) + delta);
+    if (this.#chars.get(principal) === 0) this.#chars.delete(principal);
+    this.#totalChars += delta;
+    if (delta > 0 && !stream.dropped) this.#fit(stream);
+  }
+
+  /** Past the principal's or the total bound: the writer's own oldest streams go, then its stream's oldest events. */
+  #fit(stream: StoredStream): void {
+    const principal = stream.principal;
+    const excess = (): number => Math.max(
+      principal === '' ? 0 : (this.#chars.get(principal) ?? 0) - this.limits.maxCharsPerPrincipal,
+      this.#totalChars - this.limits.maxTotalChars,
+    );
+    while (excess() > 0 && this.#dropOldest(principal, stream));
+    if (excess() > 0) stream.shed(excess());
   }
 
   /** The stream a `Last-Event-ID` names, if it is kept and belongs to this owner (principal and session). */

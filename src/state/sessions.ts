@@ -6,6 +6,8 @@
  */
 import type { Connection } from '../signing/session-ids.js';
 import type { LoggingLevel, MaybePromise } from '../types.js';
+import type { Usage } from './bounds.js';
+import { sessionBoundError, sessionLimits, subscriptionRefused, type SessionLimits } from './session-limits.js';
 
 export interface SessionState {
   logLevel?: LoggingLevel;
@@ -22,50 +24,97 @@ export interface SessionPatch {
 /** The seam. Sessions are keyed by the random part of their (signed, principal-bound) id. */
 export interface SessionStore {
   get(session: string): MaybePromise<SessionState | undefined>;
-  update(session: string, patch: SessionPatch): MaybePromise<void>;
+  /**
+   * Keeps a change. `principal` (who owns the session, '' anonymous) lets the store bound what each
+   * principal keeps; past a bound it throws (or rejects with) a `BoundReached` and keeps nothing.
+   */
+  update(session: string, patch: SessionPatch, principal?: string): MaybePromise<void>;
   /** Takes the session's one GET stream for `holder`; false when another holder has it (HTTP 409). */
   claimStream(session: string, holder: string): MaybePromise<boolean>;
   /** Gives the GET stream back (only `holder`'s own claim). */
   releaseStream(session: string, holder: string): void;
 }
 
-export interface MemorySessionLimits {
-  /** Sessions remembered at once; past it the least recently used is forgotten. Default 10,000. */
-  maxSessions: number;
-  /** Subscriptions per session. Default 1,000. */
-  maxSubscriptions: number;
+/** @deprecated The name before the subscription bounds; use `SessionLimits`. */
+export type MemorySessionLimits = SessionLimits;
+
+interface Entry extends Usage {
+  readonly principal: string;
+  logLevel?: LoggingLevel;
+  subscriptions?: Set<string>;
 }
 
-/** One process: a Map in least-recently-used order, bounded. */
-export class MemorySessionStore implements SessionStore {
-  readonly #sessions = new Map<string, { logLevel?: LoggingLevel; subscriptions?: Set<string> }>();
-  readonly #streams = new Map<string, string>();
-  readonly #limits: MemorySessionLimits;
+/** One principal's sessions, least recently used first, and what they subscribed. */
+interface Holder extends Usage {
+  readonly sessions: Map<string, Entry>;
+}
 
-  constructor(limits: Partial<MemorySessionLimits> = {}) {
-    this.#limits = { maxSessions: 10_000, maxSubscriptions: 1_000, ...limits };
+/**
+ * One process, bounded (SessionLimits). A principal at its share forgets its own least recently
+ * used session; a full store forgets the caller's own, or refuses: never another principal's state.
+ */
+export class MemorySessionStore implements SessionStore {
+  readonly #sessions = new Map<string, Entry>();
+  readonly #holders = new Map<string, Holder>();
+  readonly #total: Usage = { count: 0, bytes: 0 };
+  readonly #streams = new Map<string, string>();
+  readonly #limits: SessionLimits;
+
+  constructor(limits: Partial<SessionLimits> = {}) {
+    this.#limits = sessionLimits(limits);
   }
 
   get(session: string): SessionState | undefined {
     const entry = this.#sessions.get(session);
     if (entry === undefined) return undefined;
-    this.#sessions.delete(session); // most recently used goes last
-    this.#sessions.set(session, entry);
+    const mine = this.#holders.get(entry.principal)!.sessions;
+    mine.delete(session); // most recently used goes last
+    mine.set(session, entry);
     return { logLevel: entry.logLevel, subscriptions: entry.subscriptions ? [...entry.subscriptions] : undefined };
   }
 
-  update(session: string, patch: SessionPatch): void {
-    let entry = this.#sessions.get(session);
-    if (entry === undefined) {
-      if (this.#sessions.size >= this.#limits.maxSessions) this.#sessions.delete(this.#sessions.keys().next().value!);
-      this.#sessions.set(session, (entry = {}));
-    }
+  update(session: string, patch: SessionPatch, principal = ''): void {
+    const entry = this.#sessions.get(session) ?? this.#add(session, principal);
     if (patch.logLevel !== undefined) entry.logLevel = patch.logLevel;
-    if (patch.unsubscribe !== undefined) entry.subscriptions?.delete(patch.unsubscribe);
-    if (patch.subscribe !== undefined) {
-      const subscriptions = (entry.subscriptions ??= new Set());
-      if (subscriptions.size >= this.#limits.maxSubscriptions) throw new RangeError(`A session may hold at most ${this.#limits.maxSubscriptions} subscriptions`);
-      subscriptions.add(patch.subscribe);
+    if (patch.unsubscribe !== undefined && entry.subscriptions?.delete(patch.unsubscribe)) this.#count(entry, -1, -patch.unsubscribe.length);
+    const uri = patch.subscribe;
+    if (uri === undefined || entry.subscriptions?.has(uri)) return;
+    const holder = this.#holders.get(entry.principal)!;
+    const refused = subscriptionRefused(this.#limits, uri.length, { session: entry, principal: holder, total: this.#total }, entry.principal);
+    if (refused) throw refused;
+    (entry.subscriptions ??= new Set()).add(uri);
+    this.#count(entry, 1, uri.length);
+  }
+
+  /** A new session's entry, after making room among the caller's own sessions. */
+  #add(session: string, principal: string): Entry {
+    let holder = this.#holders.get(principal);
+    if (holder === undefined) this.#holders.set(principal, (holder = { sessions: new Map(), count: 0, bytes: 0 }));
+    const { maxSessions, maxSessionsPerPrincipal } = this.#limits;
+    const atShare = principal !== '' && holder.sessions.size >= maxSessionsPerPrincipal;
+    if (atShare || this.#sessions.size >= maxSessions) {
+      const oldest = holder.sessions.keys().next();
+      if (oldest.done) throw sessionBoundError(this.#limits, 'maxSessions', principal);
+      this.#forget(oldest.value);
+    }
+    const entry: Entry = { principal, count: 0, bytes: 0 };
+    this.#sessions.set(session, entry);
+    holder.sessions.set(session, entry);
+    return entry;
+  }
+
+  #forget(session: string): void {
+    const entry = this.#sessions.get(session)!;
+    this.#count(entry, -entry.count, -entry.bytes);
+    this.#sessions.delete(session);
+    this.#holders.get(entry.principal)!.sessions.delete(session);
+  }
+
+  /** Adds to the counts of the session, its principal and the process. */
+  #count(entry: Entry, count: number, bytes: number): void {
+    for (const usage of [entry, this.#holders.get(entry.principal)!, this.#total]) {
+      usage.count += count;
+      usage.bytes += bytes;
     }
   }
 
@@ -87,9 +136,20 @@ export function applySession(connection: Connection, state: SessionState): void 
   if (state.subscriptions !== undefined) connection.subscriptions = new Set(state.subscriptions);
 }
 
-/** A session change, onto the connection the request runs on. */
-export function patchConnection(connection: Connection, patch: SessionPatch): void {
+/**
+ * A session change, onto the connection the request runs on. A transport's own connection (stdio)
+ * keeps it for good, so there its subscriptions are bounded per session (`limits`).
+ */
+export function patchConnection(connection: Connection, patch: SessionPatch, limits?: SessionLimits): void {
+  const uri = patch.subscribe;
+  const kept = connection.subscriptions;
+  if (limits !== undefined && uri !== undefined && kept?.has(uri) !== true) {
+    let bytes = 0;
+    for (const known of kept ?? []) bytes += known.length;
+    const refused = subscriptionRefused(limits, uri.length, { session: { count: kept?.size ?? 0, bytes } });
+    if (refused) throw refused;
+  }
   if (patch.logLevel !== undefined) connection.logLevel = patch.logLevel;
-  if (patch.subscribe !== undefined) (connection.subscriptions ??= new Set()).add(patch.subscribe);
+  if (uri !== undefined) (connection.subscriptions ??= new Set()).add(uri);
   if (patch.unsubscribe !== undefined) connection.subscriptions?.delete(patch.unsubscribe);
 }

@@ -68,6 +68,41 @@ export interface TaskEnd {
   error?: TaskError;
 }
 
+/**
+ * What a store may keep of tasks, per principal and in all (the task settings of the same names).
+ * Sizes are the characters of a task's result or error as JSON.
+ */
+export interface TaskBounds {
+  /** Tasks one principal keeps, finished ones included until they expire. */
+  maxPerPrincipal: number;
+  /** Tasks kept, all principals. */
+  maxTasks: number;
+  /** The result (or error) of one task. */
+  maxResultBytes: number;
+  /** Results and errors of one principal's tasks. */
+  maxStoredBytesPerPrincipal: number;
+  /** Results and errors of all tasks. */
+  maxStoredBytes: number;
+}
+
+/** The characters a terminal task keeps: its result or error as JSON. */
+export const endSize = (end: TaskEnd): number =>
+  (end.result === undefined ? 0 : JSON.stringify(end.result).length) + (end.error === undefined ? 0 : JSON.stringify(end.error).length);
+
+/** The failure a task ends with instead of a result past a byte bound (the stored error names the bound). */
+export function tooLarge(bound: keyof TaskBounds, max: number): TaskEnd {
+  const message = `The task's result was not kept: it passes the bound of ${max} characters (tasks.${bound})`;
+  return { status: 'failed', statusMessage: message, error: { code: -32603, message, data: { bound } } };
+}
+
+/** The first byte bound `size` more characters would pass, given what the principal and the store keep. */
+export function byteBoundPassed(bounds: Partial<TaskBounds>, size: number, principalBytes: number, totalBytes: number): keyof TaskBounds | undefined {
+  if (bounds.maxResultBytes !== undefined && size > bounds.maxResultBytes) return 'maxResultBytes';
+  if (bounds.maxStoredBytesPerPrincipal !== undefined && principalBytes + size > bounds.maxStoredBytesPerPrincipal) return 'maxStoredBytesPerPrincipal';
+  if (bounds.maxStoredBytes !== undefined && totalBytes + size > bounds.maxStoredBytes) return 'maxStoredBytes';
+  return undefined;
+}
+
 export interface TaskPage {
   tasks: TaskRecord[];
   nextCursor?: string;
@@ -80,11 +115,12 @@ export interface TaskPage {
  */
 export interface TaskStore {
   /**
-   * Stores a new task; durable before the creation result is sent. With `maxLive`, false (and nothing
-   * stored) when the principal already has that many live tasks: the count and the write are one step,
-   * so the cap holds across instances.
+   * Stores a new task; durable before the creation result is sent. With bounds (a number is
+   * `maxPerPrincipal`): false (and nothing stored) when the principal already keeps that many tasks,
+   * finished ones included until they expire; 'maxTasks' when the store keeps that many in all. The
+   * count and the write are one step, so the caps hold across instances.
    */
-  create(task: TaskRecord, maxLive?: number): MaybePromise<boolean>;
+  create(task: TaskRecord, bounds?: number | Partial<TaskBounds>): MaybePromise<boolean | 'maxTasks'>;
   /** The task, or undefined when unknown, expired or another principal's. A task whose owner went silent reads as failed. */
   get(taskId: string, principal: string): MaybePromise<TaskRecord | undefined>;
   /** The principal's tasks in creation order; `cursor` is opaque (from a previous page); undefined for a bad cursor. */
@@ -102,8 +138,12 @@ export interface TaskStore {
    * left. False when the task is unknown to this principal or terminal.
    */
   answer(taskId: string, principal: string, responses: Record<string, unknown>): MaybePromise<boolean>;
-  /** Owner side: the terminal status, only from a non-terminal one. False when it was already terminal. */
-  settle(taskId: string, end: TaskEnd): MaybePromise<boolean>;
+  /**
+   * Owner side: the terminal status, only from a non-terminal one. False when it was already terminal.
+   * An end whose result or error passes a byte bound is kept as a failure naming the bound (`tooLarge`),
+   * and the answer is that bound's name.
+   */
+  settle(taskId: string, end: TaskEnd, bounds?: Partial<TaskBounds>): MaybePromise<boolean | keyof TaskBounds>;
   /**
    * Client side: marks the task cancelled (compare-and-set) and tells its owner to abort the handler.
    * 'unknown' when not this principal's, 'terminal' (with the record) when it had already ended.

@@ -95,7 +95,11 @@ async function taskResult(core: Core<unknown>, call: MethodCall<unknown>): Promi
   const principal = (call as TaskCall).principal;
   const signal = call.ctx.signal;
   let task = found(await store.get(taskId, principal), taskId);
-  const stream = call.send && !isTerminal(task.status) ? new ResultStream(core, call, call.send, task) : undefined;
+  if (isTerminal(task.status)) return finalResult(task, taskId);
+  // A wait is a long-lived stream: it takes a place in the same quota as listen and GET streams.
+  const held = core.streams.hold(principal);
+  if (typeof held !== 'function') throw held;
+  const stream = call.send ? new ResultStream(core, call, call.send, task) : undefined;
   try {
     while (!isTerminal(task.status)) {
       // Woken by a write to the task (any instance, when the store publishes) or, at the latest, after one poll interval.
@@ -116,7 +120,13 @@ async function taskResult(core: Core<unknown>, call: MethodCall<unknown>): Promi
     }
   } finally {
     stream?.close();
+    held();
   }
+  return finalResult(task, taskId);
+}
+
+/** What the tool call would have answered: its result (with the related-task `_meta`), or its error. */
+function finalResult(task: TaskRecord, taskId: string): JsonObject {
   const related = { [RELATED_TASK]: { taskId } };
   if (task.error) throw new McpError(task.error.code, task.error.message, task.error.data);
   if (task.status === 'cancelled' && !task.result) throw new McpError(ErrorCode.InvalidParams, `Task '${taskId}' was cancelled`);

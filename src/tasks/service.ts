@@ -1,11 +1,13 @@
 /**
  * The instance side of tasks: the store, this process's id, the settings, and the tasks whose
  * handlers run here. One shared interval (only while tasks run here) renews this instance's
- * heartbeat in the store and aborts handlers whose task outlived its TTL: no timer per task.
+ * heartbeat in the store; one timer, set for the soonest expiry, stops a handler whose task
+ * outlived its TTL when it does (not at the next beat): no timer per task.
  */
-import { ErrorCode, McpError } from '../protocol/errors.js';
+import { ErrorCode } from '../protocol/errors.js';
+import { BoundReached, firstTimeReached } from '../state/bounds.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { TaskStore } from '../state/task-store.js';
+import { tooLarge, type TaskBounds, type TaskStore } from '../state/task-store.js';
 import { addToKeyedSet, callEach } from '../state/keyed-sets.js';
 import type { MaybePromise, Send } from '../types.js';
 
@@ -15,10 +17,23 @@ export interface TaskSettings {
   defaultTtlMs: number;
   /** The cap on any TTL a client asks for. Default 24 hours. */
   maxTtlMs: number;
+  /**
+   * The floor under any TTL a client asks for: a task (finished or not) counts against
+   * `maxPerPrincipal` until it expires, so a tiny TTL must not turn the cap into a rate. Default 10 s.
+   */
+  minTtlMs: number;
   /** The poll interval suggested to clients. Default 1 s. */
   pollIntervalMs: number;
-  /** Live (non-terminal) tasks one principal may have; past it, tools/call is refused. Default 100. */
+  /** Tasks one principal may keep, finished ones included until they expire; past it, tools/call is refused (-32602). Default 100. */
   maxPerPrincipal: number;
+  /** Tasks kept, all principals; past it, tools/call is refused (-32603). Default 10,000. */
+  maxTasks: number;
+  /** Characters of one task's result (or error) as JSON; a larger one is not kept: the task fails naming the bound. Default 1 MiB. */
+  maxResultBytes: number;
+  /** Characters of the results of one principal's kept tasks; past it, as above. Default 16 MiB. */
+  maxStoredBytesPerPrincipal: number;
+  /** Characters of the results of all kept tasks; past it, as above. Default 128 MiB. */
+  maxStoredBytes: number;
   /** How often the heartbeat is written; an owner silent for 3 beats is taken for dead. Default 10 s. */
   heartbeatMs: number;
 }
@@ -31,9 +46,11 @@ export interface LocalTask {
   expire(): void;
 }
 
-/** Past the per-principal cap on live tasks. */
-export const tooManyTasks = (max: number): McpError =>
-  new McpError(ErrorCode.InvalidRequest, `Too many live tasks: at most ${max} per client; wait for one to finish`);
+/** Past the per-principal cap on kept tasks (-32602), or the server-wide one (-32603). */
+export function tooManyTasks(bound: 'maxPerPrincipal' | 'maxTasks', principal: string, max: number): BoundReached {
+  if (bound === 'maxTasks') return new BoundReached(bound, principal, `Too many tasks: the server may keep at most ${max} tasks (tasks.maxTasks)`, ErrorCode.InternalError);
+  return new BoundReached(bound, principal, `Too many tasks: one client may keep at most ${max} tasks, finished ones included until they expire (tasks.maxPerPrincipal)`);
+}
 
 /** Applies `next` now when `value` is plain, after it when it is a promise: one process pays no promise. */
 export function after<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePromise<R>): MaybePromise<R> {
@@ -46,6 +63,11 @@ export class TaskService {
   /** 2025: the `tasks/result` streams open in this process, by task: where a task's progress and logs go. */
   readonly #streams = new Map<string, Set<Send>>();
   #timer: ReturnType<typeof setInterval> | undefined;
+  /** The server log (`onError`); set by the server once it is built. */
+  report: (error: unknown) => void = () => {};
+  /** Fires at the soonest expiry among the running tasks (`#expiryAt`). */
+  #expiry: ReturnType<typeof setTimeout> | undefined;
+  #expiryAt = Infinity;
 
   constructor(
     readonly store: TaskStore,
@@ -65,6 +87,7 @@ export class TaskService {
 
   add(task: LocalTask): void {
     this.#running.add(task);
+    if (task.expiresAt < this.#expiryAt) this.#expireAt(task.expiresAt);
     if (this.#timer) return;
     this.#beat();
     this.#timer = setInterval(() => this.#tick(), this.settings.heartbeatMs);
@@ -76,7 +99,37 @@ export class TaskService {
     if (this.#running.size === 0 && this.#timer) {
       clearInterval(this.#timer);
       this.#timer = undefined;
+      this.#expireAt(Infinity);
     }
+  }
+
+  /** Sets the one expiry timer for `at` (Infinity: none). */
+  #expireAt(at: number): void {
+    clearTimeout(this.#expiry);
+    this.#expiryAt = at;
+    this.#expiry = undefined;
+    if (at === Infinity) return;
+    // setTimeout takes at most 2^31-1 ms; a later expiry is reached by a second timer.
+    this.#expiry = setTimeout(() => this.#expireDue(), Math.min(Math.max(0, at - Date.now()), 2_147_483_647));
+    this.#expiry.unref?.();
+  }
+
+  /** Stops the handlers whose TTL passed, then waits for the next soonest expiry. */
+  #expireDue(): void {
+    const now = Date.now();
+    let next = Infinity;
+    for (const task of [...this.#running]) {
+      if (task.expiresAt <= now) task.expire();
+      else next = Math.min(next, task.expiresAt);
+    }
+    this.#expireAt(this.#running.size === 0 ? Infinity : next);
+  }
+
+  /** A task's result was not kept (a byte bound): logged once per principal and bound. */
+  resultRefused(bound: keyof TaskBounds, principal: string): void {
+    const { message } = tooLarge(bound, this.settings[bound as keyof TaskSettings] as number).error!;
+    const error = new BoundReached(bound, principal, message, ErrorCode.InternalError);
+    if (firstTimeReached(this, error)) this.report(error);
   }
 
   /** A `tasks/result` stream takes the task's messages (progress, logs) while it is open; returns the stop. */
@@ -93,8 +146,6 @@ export class TaskService {
   }
 
   #tick(): void {
-    const now = Date.now();
-    for (const task of [...this.#running]) if (task.expiresAt <= now) task.expire();
     this.#beat();
   }
 

@@ -8,7 +8,7 @@ import { hasCapability, requiredCapability, wellFormed, type ClientMethod, type 
 import { ErrorCode, ProtocolError, UserError } from '../protocol/errors.js';
 import { isObject, type JsonObject, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { CancelledError } from '../state/cancels.js';
-import type { TaskEnd, TaskError, TaskRecord } from '../state/task-store.js';
+import type { TaskBounds, TaskEnd, TaskError, TaskRecord } from '../state/task-store.js';
 import type { ClientCapabilities, MaybePromise } from '../types.js';
 import { after, tooManyTasks, type LocalTask, type TaskService } from './service.js';
 import { StatusNote } from './status-note.js';
@@ -110,14 +110,16 @@ export class TaskRun implements LocalTask, InputBroker {
       this.#host.abort(error);
       throw error;
     };
-    let stored: MaybePromise<boolean>;
+    let stored: MaybePromise<boolean | 'maxTasks'>;
+    const settings = service.settings;
     try {
-      stored = service.store.create(this.record, service.settings.maxPerPrincipal);
+      stored = service.store.create(this.record, settings);
     } catch (error) {
       return refused(error);
     }
-    const created = (ok: boolean): void => {
-      if (ok === false) refused(tooManyTasks(service.settings.maxPerPrincipal));
+    const created = (ok: boolean | 'maxTasks'): void => {
+      if (ok === false) refused(tooManyTasks('maxPerPrincipal', this.record.principal, settings.maxPerPrincipal));
+      if (ok === 'maxTasks') refused(tooManyTasks(ok, this.record.principal, settings.maxTasks));
       this.#unwatch = service.store.watch(this.taskId, (task) => this.#changed(task));
     };
     return stored instanceof Promise ? stored.then(created, refused) : created(stored);
@@ -196,8 +198,13 @@ export class TaskRun implements LocalTask, InputBroker {
 
   #end(end: TaskEnd): void {
     if (this.#done) return;
-    const written = this.#service.store.settle(this.taskId, end);
-    if (written instanceof Promise) written.catch(() => {}); // a lost write reads as "task lost" after the heartbeat stops
+    const service = this.#service;
+    const kept = (outcome: boolean | keyof TaskBounds): void => {
+      if (typeof outcome === 'string') service.resultRefused(outcome, this.record.principal);
+    };
+    const written = service.store.settle(this.taskId, end, service.settings);
+    if (written instanceof Promise) written.then(kept, () => {}); // a lost write reads as "task lost" after the heartbeat stops
+    else kept(written);
     this.#release();
   }
 

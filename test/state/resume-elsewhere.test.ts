@@ -95,19 +95,20 @@ describe('the memory store keeps running streams over finished ones', () => {
     expect(store.find('short-0', 'o')).toBeUndefined();
   });
 
-  it('full, it drops the oldest finished stream first (of all, and of the principal), a running one only when none is finished', () => {
+  it('full, it drops the opener\'s own oldest finished stream first, a running one only when it has none finished, never another principal\'s', () => {
     const store = new EventStore({ maxStreams: 3, maxStreamsPerPrincipal: 2 });
     const running = store.open('a', 'o', 1, 'p');
     running.push('a1');
-    store.open('b', 'o', 1, 'q').end();
-    store.open('c', 'o', 1, 'q');
-    store.open('d', 'o', 1, 'r'); // full: 'b' (finished) goes, not 'a' (older, running)
-    expect(store.find('b-0', 'o')).toBeUndefined();
+    store.open('b', 'o', 1, 'q');
+    store.open('c', 'o', 1, 'q').end();
+    store.open('d', 'o', 1, 'q'); // full: q's finished 'c' goes, not its older running 'b', never p's 'a'
+    expect(store.find('c-0', 'o')).toBeUndefined();
+    expect(store.find('b-0', 'o')).toBeDefined();
     expect(store.find('a-0', 'o')?.stream.after(0)).toEqual(['a1']);
-    store.open('e', 'o', 1, 'q'); // full again, nothing finished: the oldest ('a') goes
+    const stranger = store.open('e', 'o', 1, 'r'); // full, and r keeps nothing here: its stream is not kept
+    expect(stranger.dropped).toBe(true);
     expect(store.size).toBe(3);
-    expect(store.find('c-0', 'o')).toBeDefined();
-    expect(running.dropped).toBe(true);
+    expect(running.dropped).toBe(false);
     const mine = new EventStore({ maxStreams: 10, maxStreamsPerPrincipal: 2 });
     mine.open('m1', 'o', 1, 'p');
     mine.open('m2', 'o', 1, 'p').end();

@@ -197,11 +197,11 @@ describe.skipIf(!available)('tasks across 3 instances (Redis, nginx round-robin)
     await Promise.all([creator, canceller].map((c) => c.close()));
   }, 30_000);
 
-  it(`the cap of ${CAP} live tasks per principal holds across the cluster: ${CAP * 2} calls through the balancer at once, ${CAP} tasks`, async () => {
+  it(`the cap of ${CAP} kept tasks per principal holds across the cluster: ${CAP * 2} calls through the balancer at once, ${CAP} tasks`, async () => {
     const answers = await Promise.all(Array.from({ length: CAP * 2 }, (_, i) => modern(lb.url, 'hal', 'tools/call', { name: 'work', arguments: { label: `cap-${i}` } }, 'work')));
     const tasks = answers.filter((a) => a.result?.resultType === 'task');
     expect(tasks).toHaveLength(CAP);
-    for (const refused of answers.filter((a) => a.error)) expect(refused.error).toMatchObject({ code: -32600, message: expect.stringContaining('Too many live tasks') });
+    for (const refused of answers.filter((a) => a.error)) expect(refused.error).toMatchObject({ code: -32602, message: expect.stringContaining('Too many tasks'), data: { bound: 'maxPerPrincipal' } });
     // The refused calls' handlers had started (2026 becomes a task at the handler's first await): each was stopped.
     const refusedLabels = answers.flatMap((a, i) => (a.error ? [`cap-${i}`] : []));
     const stopped = async () => (await Promise.all(members.map(where))).flatMap((w) => w.aborted);

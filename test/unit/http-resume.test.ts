@@ -373,15 +373,16 @@ describe('EventStore bounds', () => {
     expect(stream.after(5)).toEqual([]);
   });
 
-  it('keeps at most maxChars per stream, but always the newest event', () => {
+  it('keeps at most maxChars per stream; an event larger than that is never kept (issue 24, finding 4)', () => {
     const store = new EventStore({ maxChars: 10 });
     const stream = store.open('s', 'owner', 1);
     stream.push('aaaa');
     stream.push('bbbb');
     stream.push('cccc'); // 12 chars: 'aaaa' goes
     expect(stream.after(0)).toEqual(['bbbb', 'cccc']);
-    stream.push('x'.repeat(50));
-    expect(stream.after(0)).toEqual(['x'.repeat(50)]);
+    stream.push('x'.repeat(50)); // an empty frame holds its number
+    expect(stream.after(0)).toEqual(['bbbb', 'cccc', '']);
+    expect(stream.chars).toBe(8);
   });
 
   it('keeps at most maxStreams, dropping the oldest and ending its reader', () => {

@@ -27,21 +27,31 @@ export async function serveGet<Scope>(mcp: MiniMCP<Scope>, settings: Settings, e
     if (!isHttpError(error) && ex.fail?.(error)) return;
     return refuseScope(ex, settings, error);
   }
+  // A GET stream takes a place in the quota listen streams and tasks/result waits share, until it ends.
+  const release = mcp.holdStream(scope);
+  if (typeof release !== 'function') return refuse(ex, 503, release.code, release.message, { 'retry-after': settings.retryAfter });
+  ex.signal.addEventListener('abort', release, { once: true });
   const lastEventId = ex.get('last-event-id');
-  if (lastEventId !== undefined) return resume(mcp, settings, ex, scope, lastEventId);
-  return notifications(mcp, settings, ex, scope, ex.get('mcp-session-id')!);
+  let open = false;
+  try {
+    open = lastEventId !== undefined
+      ? await resume(mcp, settings, ex, scope, lastEventId, release)
+      : await notifications(mcp, settings, ex, scope, ex.get('mcp-session-id')!);
+  } finally {
+    if (!open) release();
+  }
 }
 
-/** The session's notification stream, until the client goes away. */
-async function notifications<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>, scope: Scope | undefined, session: string): Promise<void> {
+/** The session's notification stream, until the client goes away; false when it was not opened. */
+async function notifications<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>, scope: Scope | undefined, session: string): Promise<boolean> {
   const idle = new IdleKeepAlive(ex);
   const watch = await mcp.watchSession(session, scope, (message) => {
     ex.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
     idle.sent();
   });
-  if (watch === 'unknown') return refuse(ex, 404, -32600, 'Session not found: start a new one with initialize');
-  if (watch === 'busy') return refuse(ex, 409, -32600, 'Conflict: this session already has its GET stream open');
-  if (ex.signal.aborted) return watch.close();
+  if (watch === 'unknown') return refused(ex, 404, 'Session not found: start a new one with initialize');
+  if (watch === 'busy') return refused(ex, 409, 'Conflict: this session already has its GET stream open');
+  if (ex.signal.aborted) return (watch.close(), false);
   ex.openStream(SSE_HEADERS);
   ex.write(`retry: ${settings.sseRetryMs}\n\n`); // sends the headers at once
   // Each keep-alive renews the claim, so a shared claim outlives no dead instance by long.
@@ -53,24 +63,32 @@ async function notifications<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex:
     clearInterval(keepAlive);
     watch.close();
   }, { once: true });
+  return true;
+}
+
+/** A refusal (-32600) of a GET that opens no stream. */
+function refused(ex: Exchange<unknown>, status: number, message: string): false {
+  refuse(ex, status, -32600, message);
+  return false;
 }
 
 /**
  * GET with Last-Event-ID (2025, SEP-1699): replays what a closed stream kept after that event, then
  * follows the stream live until its reply. The GET passes the same gate as a POST (Host/Origin,
- * scope factory); the stream must belong to the same Mcp-Session-Id.
+ * scope factory); the stream must belong to the same Mcp-Session-Id. False when no stream stays
+ * open; otherwise `release` is called when it ends.
  */
-async function resume<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>, scope: Scope | undefined, lastEventId: string): Promise<void> {
+async function resume<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>, scope: Scope | undefined, lastEventId: string, release: () => void): Promise<boolean> {
   const session = ex.get('mcp-session-id');
   const found = await settings.events.resume(lastEventId.trim(), streamOwner(mcp.principalOf(scope), session));
-  if (found === undefined) return refuse(ex, 404, -32600, 'Not Found: no resumable stream for this Last-Event-ID and session');
+  if (found === undefined) return refused(ex, 404, 'Not Found: no resumable stream for this Last-Event-ID and session');
   const { missed, done } = found;
-  if (done && missed.length === 0) return ex.respond(204, undefined, undefined); // nothing more: stop reconnecting
-  if (ex.signal.aborted) return;
+  if (done && missed.length === 0) return (ex.respond(204, undefined, undefined), false); // nothing more: stop reconnecting
+  if (ex.signal.aborted) return false;
   ex.openStream(SSE_HEADERS);
   ex.write(`retry: ${settings.sseRetryMs}\n\n`); // sends the headers at once, even with nothing to replay
   for (const frame of missed) ex.write(frame);
-  if (done) return ex.end();
+  if (done) return (ex.end(), false);
   const idle = new IdleKeepAlive(ex);
   const keepAlive = setInterval(() => idle.tick(), settings.keepAliveMs);
   const gone = (): void => {
@@ -86,9 +104,11 @@ async function resume<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchan
       clearInterval(keepAlive);
       ex.signal.removeEventListener('abort', gone);
       ex.end();
+      release();
     },
   };
   const letGo = found.follow(reader);
   ex.signal.addEventListener('abort', gone);
+  return true;
 }
 

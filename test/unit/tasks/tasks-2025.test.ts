@@ -242,7 +242,7 @@ describe('tasks (2025-11-25)', () => {
   });
 
   it('TTL expiry: a running task past its ttl is stopped and forgotten (tasks/get -32602)', async () => {
-    const { client, stopped } = server({ heartbeatMs: 10 });
+    const { client, stopped } = server({ heartbeatMs: 10, minTtlMs: 1 });
     const c = await client();
     const taskId = await c.start('slow', { ms: 10_000 }, { ttl: 40 });
     expect(await c.status(taskId)).toBe('working');
@@ -253,17 +253,18 @@ describe('tasks (2025-11-25)', () => {
     expect((await c.call('tasks/result', { taskId })).error.code).toBe(-32602);
   });
 
-  it('caps live tasks per principal: past maxPerPrincipal -32600, other principals unaffected, room again once one ends', async () => {
+  it('caps kept tasks per principal: past maxPerPrincipal -32602, other principals unaffected, an ended task still counts until it expires', async () => {
     const { client } = server({ maxPerPrincipal: 2 });
     const alice = await client('alice');
     const first = await alice.start('slow', { ms: 10_000 });
     await alice.start('slow', { ms: 10_000 });
     const refused = await alice.call('tools/call', { name: 'slow', arguments: { ms: 10_000 }, task: {} });
-    expect(refused.error).toMatchObject({ code: -32600, message: expect.stringContaining('Too many live tasks') });
+    expect(refused.error).toMatchObject({ code: -32602, message: expect.stringContaining('Too many tasks'), data: { bound: 'maxPerPrincipal' } });
     const bob = await client('bob');
     expect(await bob.start('slow', { ms: 1 })).toEqual(expect.any(String));
     await alice.call('tasks/cancel', { taskId: first });
-    expect(await alice.start('slow', { ms: 1 })).toEqual(expect.any(String));
+    const again = await alice.call('tools/call', { name: 'slow', arguments: { ms: 1 }, task: {} });
+    expect(again.error).toMatchObject({ code: -32602, data: { bound: 'maxPerPrincipal' } });
   });
 
   it('another principal\'s task is an unknown id for get, result and cancel, and absent from its list', async () => {

@@ -149,14 +149,14 @@ describe('tasks extension (2026)', () => {
     expect((await call('tasks/get', { taskId: 'no-such-task' })).error.code).toBe(-32602);
   });
 
-  it('past the per-principal cap of live tasks, tools/call is refused and the refused handler is stopped', async () => {
+  it('past the per-principal cap of kept tasks, tools/call is refused (-32602 naming the bound) and the refused handler is stopped', async () => {
     const mcp = new MiniMCP({ name: 't', version: '1', tasks: { maxPerPrincipal: 2 } });
     let stopped = 0;
     mcp.tool('wait', { task: 'optional' }, async (_a, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => (stopped++, resolve('x')))));
     const go = async () => ((await mcp.dispatch({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'wait', _meta: meta() } })).reply as any);
     expect((await go()).result.resultType).toBe('task');
     expect((await go()).result.resultType).toBe('task');
-    expect((await go()).error).toMatchObject({ code: -32600, message: expect.stringContaining('Too many live tasks') });
+    expect((await go()).error).toMatchObject({ code: -32602, message: expect.stringContaining('Too many tasks'), data: { bound: 'maxPerPrincipal' } });
     expect(stopped).toBe(1);
   });
 
