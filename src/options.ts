@@ -2,6 +2,7 @@
  * The server's options: what each one means, its checks and defaults, and the pieces of the core
  * built from them (state, limits, tasks). Kept apart from server.ts, which registers and dispatches.
  */
+import type { AuthInfo } from './context/auth-info.js';
 import { PrincipalQuota } from './context/principal.js';
 import { RequestStateCodec, Signer } from './context/request-state.js';
 import { SessionCodec } from './context/sessions.js';
@@ -11,7 +12,7 @@ import type { NotificationBus } from './state/bus.js';
 import { resolveState, type SharedState } from './state/index.js';
 import type { TaskStore } from './state/task-store.js';
 import { TaskService, type TaskSettings } from './tasks/service.js';
-import type { VisibilityFilter } from './primitives/visibility.js';
+import type { DefaultScopes, VisibilityFilter } from './primitives/visibility.js';
 import type { JsonSchemaConverter } from './schema/standard-schema.js';
 import type { CacheHint, Implementation } from './types.js';
 import type { Telemetry } from './telemetry/types.js';
@@ -48,8 +49,9 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
    */
   requestState?: { secret?: string | Uint8Array; ttlMs?: number };
   /**
-   * Who is asking, from the scope (e.g. the verified token's subject). Without it, the scope's own
-   * `principal` property when that is a string. MRTR state, 2025 sessions, cancellation,
+   * Who is asking, from the scope (e.g. the verified token's subject). Without it (or when it names
+   * nobody), the verified token's principal (`ctx.auth.principal`, from the HTTP `auth` option), else
+   * the scope's own `principal` property when that is a string. MRTR state, 2025 sessions, cancellation,
    * server-to-client requests and resumable streams are bound to it, and each named principal gets a
    * share of the concurrency gate (maxConcurrencyPerPrincipal). '' (or nothing) is anonymous: anonymous
    * callers cannot be told apart, so only the server-wide limits apply to them.
@@ -60,6 +62,14 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
    * own `visible` rule). Hidden ones answer exactly as unregistered ones. See docs/authorization.md.
    */
   visible?: VisibilityFilter<Scope>;
+  /**
+   * The OAuth scopes an operation needs when its primitive names none (`scopes` on a tool, prompt,
+   * resource or template): a list for every primitive, or a function of the primitive. Checked
+   * against the caller's token (`ctx.auth`): a token without them gets 403 `insufficient_scope`
+   * (HTTP) and the lists leave the primitive out. Requests without a token (stdio, HTTP without the
+   * `auth` option) are not subject to scopes. See docs/authorization.md.
+   */
+  scopes?: DefaultScopes;
   /** Converts Standard Schemas that cannot describe themselves (e.g. Valibot's `toJsonSchema`). */
   toJsonSchema?: JsonSchemaConverter;
   /** Advertise a primitive even before anything is registered (for servers that register later). */
@@ -101,12 +111,16 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
 }
 
 // Lists change rarely and say so with list_changed; reads may be per user and live, so they are not cached.
-/** The `principal` option's answer, else the scope's own `principal` string; '' is anonymous. */
-export function principalFrom<Scope>(scope: Scope | undefined, option: MiniMCPOptions<Scope>['principal']): string {
+/**
+ * The `principal` option's answer when it names one, else the verified token's principal (`auth`),
+ * else the scope's own `principal` string; '' is anonymous.
+ */
+export function principalFrom<Scope>(scope: Scope | undefined, option: MiniMCPOptions<Scope>['principal'], auth?: AuthInfo): string {
   if (option !== undefined) {
     const named = option(scope);
-    return typeof named === 'string' ? named : '';
+    if (typeof named === 'string') return named;
   }
+  if (auth !== undefined) return auth.principal;
   const own = typeof scope === 'object' && scope !== null ? (scope as { principal?: unknown }).principal : undefined;
   return typeof own === 'string' ? own : '';
 }

@@ -2,6 +2,7 @@
  * MiniMCP: registration, and `handle()`, the one function every transport wraps (the options live in
  * options.ts). Handlers are registered once; nothing here is rebuilt per request and no session is kept.
  */
+import type { AuthInfo } from './context/auth-info.js';
 import { loadCrypto } from './context/request-state.js';
 import type { Core, Hooks, MessageFacts, Outcome, OutcomeSink, Send } from './core.js';
 import { Call } from './request/call.js';
@@ -43,7 +44,7 @@ export class MiniMCP<Scope = unknown> {
     };
     const onError = options.onError ?? ((error, request) => console.error(`[minimcp] ${request?.method ?? 'transport'} failed:`, error));
     if (options.visible !== undefined && typeof options.visible !== 'function') throw new TypeError('MiniMCP option visible must be a function');
-    const visibility = new Visibility<Scope>(options.visible, (error) => this.#core.reportError(error, undefined));
+    const visibility = new Visibility<Scope>(options.visible, (error) => this.#core.reportError(error, undefined), options.scopes);
     this.#core = {
       ...wired,
       tools: new ToolRegistry<Scope>(changed('tools'), options.toJsonSchema, visibility),
@@ -52,7 +53,7 @@ export class MiniMCP<Scope = unknown> {
       hooks: [],
       // Both eras advertise the same set, except tasks: core in 2025, an extension in 2026.
       capabilities: (era, caller) => this.#capabilitiesFor(era, caller),
-      principalOf: (scope) => principalFrom(scope, options.principal),
+      principalOf: (scope, auth) => principalFrom(scope, options.principal, auth),
       reportError: (error, request) => {
         try {
           onError(error, request);
@@ -226,24 +227,24 @@ export class MiniMCP<Scope = unknown> {
 
   /**
    * 2025 HTTP GET stream: the session's notification channel (list changes, updates of subscribed
-   * resources), raised on any instance sharing the state. 'unknown' when the id names no session of
-   * this principal, 'busy' when the session already has its stream. Call `close()` when the stream ends.
+   * resources), raised on any instance sharing the state. `principal`: the request's (see
+   * `principalOf`). 'unknown' when the id names no session of this principal, 'busy' when the session already has its stream. Call `close()` when the stream ends.
    */
-  async watchSession(session: string, scope: Scope | undefined, send: Send): Promise<SessionWatch | 'unknown' | 'busy'> {
+  async watchSession(session: string, principal: string, send: Send): Promise<SessionWatch | 'unknown' | 'busy'> {
     await loadCrypto();
-    const connection = this.#core.sessions.open(session, this.#core.principalOf(scope));
+    const connection = this.#core.sessions.open(session, principal);
     if (connection?.id === undefined) return 'unknown';
     const watch = new SessionWatch(this.#core.state, connection.id, send, (error) => this.#core.reportError(error, undefined));
     return (await watch.claim()) ? watch : 'busy';
   }
 
-  /** Who is asking, by the `principal` option ('' when it is unset or says nothing): what transports key per-principal state by. */
-  principalOf(scope: Scope | undefined): string {
-    return this.#core.principalOf(scope);
+  /** Who is asking, by the `principal` option, else the token ('' when neither names anyone): what transports key per-principal state by. */
+  principalOf(scope: Scope | undefined, auth?: AuthInfo): string {
+    return this.#core.principalOf(scope, auth);
   }
 
   #principalOf(facts: MessageFacts<Scope>): string {
-    return facts.principal ?? this.#core.principalOf(facts.scope);
+    return facts.principal ?? this.#core.principalOf(facts.scope, facts.auth);
   }
 
   /**

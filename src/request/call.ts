@@ -7,6 +7,7 @@
  * No promise and no closure on the synchronous path: `run()` returns the Outcome when the handler
  * returned a value. A handler's promise gets one `.then`; the outcome then goes to the sink.
  */
+import type { AuthInfo } from '../context/auth-info.js';
 import { MrtrBroker, StreamBroker, type InputBroker } from '../context/client-requests.js';
 import { Context, runWithContext, type ClientFacts, type ContextHost } from '../context/context.js';
 import { loadCrypto, mrtrAnswers } from '../context/request-state.js';
@@ -84,6 +85,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   get scope(): Scope {
     return this.#facts.scope as Scope;
   }
+  get auth(): AuthInfo | undefined {
+    return this.#facts.auth;
+  }
   get headers(): MessageFacts['headers'] {
     return this.#facts.headers;
   }
@@ -159,7 +163,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
    */
   admit(): Outcome | undefined {
     const facts = this.#facts;
-    this.#principal = facts.principal ?? this.#core.principalOf(facts.scope);
+    this.#principal = facts.principal ?? this.#core.principalOf(facts.scope, facts.auth);
     const era = facts.era ?? decideEra(this.params, facts.headers);
     const unknown = this.#openSession(era);
     if (unknown) return errorOutcome(this.id, unknown);

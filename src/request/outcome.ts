@@ -4,14 +4,16 @@
  */
 import type { Context } from '../context/context.js';
 import type { CacheSettings, Core, Outcome, RequestInfo } from '../core.js';
-import { ErrorCode, McpError, UserError, clientErrorText, internalError } from '../protocol/errors.js';
+import { ErrorCode, InsufficientScopeError, McpError, UserError, clientErrorText, internalError } from '../protocol/errors.js';
 import { errorResponse, resultResponse, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
 
 /** A notification, a client response, or a request the client cancelled: nothing to send. */
 export const NO_REPLY: Outcome = { reply: undefined, status: 202 };
 
 export function errorOutcome(id: RequestId | null, error: McpError): Outcome {
-  return { reply: errorResponse(id, error) as unknown as JsonObject, status: error.httpStatus ?? 200 };
+  const outcome: Outcome = { reply: errorResponse(id, error) as unknown as JsonObject, status: error.httpStatus ?? 200 };
+  if (error instanceof InsufficientScopeError) outcome.scopes = error.scopes; // HTTP names them in its 403 challenge
+  return outcome;
 }
 
 export const resultOutcome = (id: RequestId, result: JsonObject): Outcome =>

@@ -12,6 +12,7 @@ import { ACCEPTS_SSE, acceptedTypes } from './media-types.js';
 import type { Settings } from './options.js';
 import { isHttpError, refuse, refuseScope } from './refusals.js';
 import { IdleKeepAlive, SSE_HEADERS, streamOwner } from './sse.js';
+import { principalFor } from './auth-gate.js';
 
 /** A GET that carries a session id or a Last-Event-ID (anything else is 405 at the gate). */
 export async function serveGet<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>): Promise<void> {
@@ -19,22 +20,23 @@ export async function serveGet<Scope>(mcp: MiniMCP<Scope>, settings: Settings, e
     return refuse(ex, 405, -32600, 'Method Not Allowed: this MCP endpoint only accepts POST', { allow: 'POST' }); // 2026 has no GET
   }
   if (!(acceptedTypes(ex.get('accept')) & ACCEPTS_SSE)) return refuse(ex, 406, -32600, 'Not Acceptable: Accept must allow text/event-stream');
-  let scope: Scope | undefined;
+  let principal: string;
   try {
-    scope = await ex.scope();
+    const auth = await settings.auth?.authenticate(ex);
+    principal = await principalFor(mcp, await ex.scope(), auth, ex);
   } catch (error) {
     if (!isHttpError(error) && ex.fail?.(error)) return;
     return refuseScope(ex, settings, error);
   }
   const lastEventId = ex.get('last-event-id');
-  if (lastEventId !== undefined) return resume(mcp, settings, ex, scope, lastEventId);
-  return notifications(mcp, settings, ex, scope, ex.get('mcp-session-id')!);
+  if (lastEventId !== undefined) return resume(settings, ex, principal, lastEventId);
+  return notifications(mcp, settings, ex, principal, ex.get('mcp-session-id')!);
 }
 
 /** The session's notification stream, until the client goes away. */
-async function notifications<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>, scope: Scope | undefined, session: string): Promise<void> {
+async function notifications<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>, principal: string, session: string): Promise<void> {
   const idle = new IdleKeepAlive(ex);
-  const watch = await mcp.watchSession(session, scope, (message) => {
+  const watch = await mcp.watchSession(session, principal, (message) => {
     ex.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
     idle.sent();
   });
@@ -59,9 +61,9 @@ async function notifications<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex:
  * follows the stream live until its reply. The GET passes the same gate as a POST (Host/Origin,
  * scope factory); the stream must belong to the same Mcp-Session-Id.
  */
-async function resume<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>, scope: Scope | undefined, lastEventId: string): Promise<void> {
+async function resume<Scope>(settings: Settings, ex: Exchange<Scope>, principal: string, lastEventId: string): Promise<void> {
   const session = ex.get('mcp-session-id');
-  const found = await settings.events.resume(lastEventId.trim(), streamOwner(mcp.principalOf(scope), session));
+  const found = await settings.events.resume(lastEventId.trim(), streamOwner(principal, session));
   if (found === undefined) return refuse(ex, 404, -32600, 'Not Found: no resumable stream for this Last-Event-ID and session');
   const { missed, done } = found;
   if (done && missed.length === 0) return ex.respond(204, undefined, undefined); // nothing more: stop reconnecting

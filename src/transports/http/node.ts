@@ -91,6 +91,11 @@ class NodeExchange<Scope> implements Exchange<Scope>, Idle {
     return Array.isArray(value) ? value.join(', ') : value;
   }
 
+  target(): string {
+    const req = this.#req as IncomingMessage & { originalUrl?: string };
+    return req.originalUrl ?? req.url ?? '/'; // Express strips its mount path from req.url
+  }
+
   scope(): Scope | Promise<Scope> | undefined {
     return this.#factory?.(this.#req);
   }
@@ -288,11 +293,13 @@ export async function serve<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Sc
   const requestTimeout = serverLimit(options, 'requestTimeoutMs', 60_000);
   const headersTimeout = Math.min(serverLimit(options, 'headersTimeoutMs', 15_000), requestTimeout); // node requires <=
   const handler = createNodeHandler(mcp as MiniMCP<unknown>, handlerOptions); // the public signature checked the scope already
+  const metadataPaths = options.auth?.metadataPaths;
   // Node checks the two timeouts above on this interval (its default, 30 s, would let a trickle live 50% longer).
   const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: 5_000 }, (req, res) => {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
-    if ((query < 0 ? url : url.slice(0, query)) === path) return handler(req, res);
+    const target = query < 0 ? url : url.slice(0, query);
+    if (target === path || metadataPaths?.includes(target)) return handler(req, res); // the handler answers the metadata
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(NOT_FOUND);
   });
