@@ -79,6 +79,9 @@ export class ResourceServer implements HttpAuth {
     if (target.includes('access_token=') && /[?&]access_token=/.test(target)) throw this.#challenges.inQuery();
     const header = request.get('authorization');
     if (header === undefined || header.length < 8 || header.slice(0, 7).toLowerCase() !== 'bearer ') throw this.#challenges.missing();
+    // Only well-formed tokens that passed verification are cached: a hit needs no further parsing.
+    const cached = this.#cache.get(header.slice(7), Date.now());
+    if (cached !== undefined) return cached;
     const token = header.length <= MAX_TOKEN_LENGTH ? BEARER.exec(header)?.[1] : undefined;
     if (token === undefined) throw this.#refuse('the Authorization header is not a well-formed Bearer token');
     return this.#cache.get(token, Date.now()) ?? this.#verifyNew(token, request);

@@ -129,6 +129,8 @@ describe('the packed tarball', () => {
       symlinkSync(join(root, 'node_modules', '@cfworker'), join(app, 'node_modules', '@cfworker'), 'dir');
       // The optional peer minimcp/otel imports, as a user of that subpath installs it.
       symlinkSync(join(root, 'node_modules', '@opentelemetry'), join(app, 'node_modules', '@opentelemetry'), 'dir');
+      // And the optional peer minimcp/auth imports (jose).
+      symlinkSync(join(root, 'node_modules', 'jose'), join(app, 'node_modules', 'jose'), 'dir');
       writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'cjs-app', version: '1.0.0', type: 'commonjs' }));
     });
 
