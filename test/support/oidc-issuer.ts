@@ -107,16 +107,40 @@ async function interact(provider: Provider, req: IncomingMessage, res: ServerRes
   await provider.interactionFinished(req, res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: true });
 }
 
+/**
+ * Dynamic registration, minus the `scope` the client registers with. The SDK registers with the scope
+ * of the first challenge, and oidc-provider then limits the client to it, so a later step-up would be
+ * refused by the authorization server. Hosted providers (Auth0, Keycloak, Entra ID) decide what a
+ * client may get per API and user instead; dropping it here gives that behaviour.
+ */
+async function registerWithoutScope(req: IncomingMessage, res: ServerResponse, issuer: string): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const { scope: _scope, ...metadata } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+  const answer = await fetch(`${issuer}/reg`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-scope-dropped': '1' },
+    body: JSON.stringify(metadata),
+  });
+  res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+  res.end(await answer.text());
+}
+
 export async function startIssuer(options: IssuerOptions = {}): Promise<TestIssuer> {
   const { jwks, es256 } = await signingKeys();
   const state = { user: 'alice' };
   const counts = { jwks: 0, discovery: 0 };
   let provider!: Provider;
   let callback!: (req: IncomingMessage, res: ServerResponse) => void;
+  let issuer = '';
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     if (path === '/jwks') counts.jwks++;
     if (path.startsWith('/.well-known/')) counts.discovery++;
+    if (req.method === 'POST' && path === '/reg' && !req.headers['x-scope-dropped']) {
+      void registerWithoutScope(req, res, issuer);
+      return;
+    }
     if (path.startsWith('/interaction/')) {
       interact(provider, req, res, state, options.grants).catch((error: unknown) => {
         res.statusCode = 500;
@@ -127,7 +151,7 @@ export async function startIssuer(options: IssuerOptions = {}): Promise<TestIssu
     callback(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   provider = new Provider(issuer, providerConfig(jwks, options) as never);
   callback = provider.callback() as never;
   const basic = (client: keyof typeof SECRETS) => `Basic ${Buffer.from(`${client}:${SECRETS[client]}`).toString('base64')}`;
