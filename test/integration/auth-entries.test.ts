@@ -46,7 +46,7 @@ function createMcp(): MiniMCP {
   return mcp;
 }
 
-const closers: (() => Promise<unknown> | void)[] = [];
+const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
