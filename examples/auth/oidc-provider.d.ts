@@ -1,4 +1,4 @@
-/** The few parts of oidc-provider the tests use (it ships no types; @types/oidc-provider lags its majors). */
+/** The few parts of oidc-provider the auth example and the tests use (it ships no types; @types/oidc-provider lags its majors). */
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
 
