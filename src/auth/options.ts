@@ -32,6 +32,12 @@ export interface ResourceServerOptions {
    * which must include `iss`, `sub` and, to be cached, `exp`. Throw to refuse the token (401).
    */
   verify?: (token: string, request: AuthRequest) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /**
+   * Read the token from this request header instead of `Authorization: Bearer` (lower case). For a
+   * proxy that authenticates at the edge and forwards its own JWT: Cloudflare Access sends
+   * `cf-access-jwt-assertion`.
+   */
+  tokenHeader?: string;
   /** Scopes clients should ask for first: `scopes_supported` in the metadata and `scope=` in the 401 challenge. */
   scopes?: string[];
   /** Human-readable name in the metadata (`resource_name`). */
@@ -63,6 +69,7 @@ export interface ResourceServerSettings {
   readonly cacheSize: number;
   readonly cacheTtlMs: number;
   readonly exposeToken: boolean;
+  readonly tokenHeader: string | undefined;
   readonly fetch: Fetch;
 }
 
@@ -96,6 +103,12 @@ function list(name: string, value: unknown, fallback: readonly string[]): readon
   return Object.freeze([...items]);
 }
 
+function tokenHeaderOf(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^[a-z0-9-]+$/.test(value)) throw new TypeError('oauthResourceServer option tokenHeader must be a lower-case header name');
+  return value;
+}
+
 export function resolveOptions(options: ResourceServerOptions): ResourceServerSettings {
   if (typeof options !== 'object' || options === null) throw new TypeError('oauthResourceServer needs its options: { resource, issuer }');
   const resource = absoluteUrl('resource', options.resource);
@@ -113,6 +126,7 @@ export function resolveOptions(options: ResourceServerOptions): ResourceServerSe
     cacheSize: count(options, 'cacheSize', 1_000, 0),
     cacheTtlMs: count(options, 'cacheTtlMs', 300_000, 1),
     exposeToken: options.exposeToken === true,
+    tokenHeader: tokenHeaderOf(options.tokenHeader),
     fetch: fetchImpl,
   };
 }

@@ -77,6 +77,7 @@ export class ResourceServer implements HttpAuth {
   authenticate(request: AuthRequest): AuthInfo | Promise<AuthInfo> {
     const target = request.target();
     if (target.includes('access_token=') && /[?&]access_token=/.test(target)) throw this.#challenges.inQuery();
+    if (this.#settings.tokenHeader !== undefined) return this.#fromHeader(request);
     const header = request.get('authorization');
     if (header === undefined || header.length < 8 || header.slice(0, 7).toLowerCase() !== 'bearer ') throw this.#challenges.missing();
     // Only well-formed tokens that passed verification are cached: a hit needs no further parsing.
@@ -84,6 +85,14 @@ export class ResourceServer implements HttpAuth {
     if (cached !== undefined) return cached;
     const token = header.length <= MAX_TOKEN_LENGTH ? BEARER.exec(header)?.[1] : undefined;
     if (token === undefined) throw this.#refuse('the Authorization header is not a well-formed Bearer token');
+    return this.#cache.get(token, Date.now()) ?? this.#verifyNew(token, request);
+  }
+
+  /** The `tokenHeader` option: the whole header value is the token. */
+  #fromHeader(request: AuthRequest): AuthInfo | Promise<AuthInfo> {
+    const token = request.get(this.#settings.tokenHeader!);
+    if (token === undefined || token === '') throw this.#challenges.missing();
+    if (token.length > MAX_TOKEN_LENGTH || !/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) throw this.#refuse(`the ${this.#settings.tokenHeader} header is not a well-formed token`);
     return this.#cache.get(token, Date.now()) ?? this.#verifyNew(token, request);
   }
 

@@ -98,6 +98,14 @@ describe('challenges', () => {
     expect(challenge(refusal('Bearer ok', '/mcp?x=1&access_token=ok'))).toBe(`Bearer error="invalid_request", ${META}`);
   });
 
+  it('tokenHeader: the token comes from that header (Cloudflare Access), the Authorization header is ignored', async () => {
+    const edge = oauthResourceServer({ ...BASE, tokenHeader: 'cf-access-jwt-assertion', verify: (t) => ({ sub: t, exp: Date.now() / 1000 + 60 }) });
+    const get = (headers: Record<string, string>): AuthRequest => ({ get: (name) => headers[name], target: () => '/mcp' });
+    expect(await edge.authenticate(get({ 'cf-access-jwt-assertion': 'edge.jwt.sig' }))).toMatchObject({ subject: 'edge.jwt.sig' });
+    expect(() => edge.authenticate(get({ authorization: 'Bearer x' }))).toThrow('Unauthorized: a bearer token is required');
+    expect(() => oauthResourceServer({ ...BASE, tokenHeader: 'Cf Access' })).toThrow(/tokenHeader/);
+  });
+
   it('403 names the scopes needed plus the relevant ones already granted', () => {
     expect(auth.insufficientScope(['mcp:admin'], { scopes: ['mcp:tools', 'email'] } as unknown as AuthInfo)).toEqual({
       'www-authenticate': 'Bearer error="insufficient_scope", resource_metadata="https://mcp.example/.well-known/oauth-protected-resource/mcp", scope="mcp:tools mcp:admin"',
