@@ -1,6 +1,6 @@
 /** The options of `oauthResourceServer()`, checked once into settings. */
 import type { AuthRequest } from '../transports/http/auth-gate.js';
-import { ASYMMETRIC_ALGORITHMS } from './jwt.js';
+import { ASYMMETRIC_ALGORITHMS, type JwtSettings } from './jwt.js';
 import type { Fetch } from './discovery.js';
 
 export interface ResourceServerOptions {
@@ -56,21 +56,14 @@ export interface ResourceServerOptions {
   fetch?: Fetch;
 }
 
-export interface ResourceServerSettings {
+/** The JWT checks' settings plus the resource server's own. */
+export interface ResourceServerSettings extends JwtSettings {
   readonly resource: string;
-  readonly issuer: string;
-  readonly audience: readonly string[];
-  readonly algorithms: readonly string[];
-  readonly clockToleranceSeconds: number;
-  readonly jwksUri: string | undefined;
-  readonly jwksRefreshIntervalMs: number;
-  readonly timeoutMs: number;
   readonly scopes: readonly string[];
   readonly cacheSize: number;
   readonly cacheTtlMs: number;
   readonly exposeToken: boolean;
   readonly tokenHeader: string | undefined;
-  readonly fetch: Fetch;
 }
 
 function absoluteUrl(name: string, value: unknown): string {
