@@ -2,6 +2,7 @@
 import type { AuthRequest } from '../transports/http/auth-gate.js';
 import { ASYMMETRIC_ALGORITHMS, type JwtSettings } from './jwt.js';
 import type { Fetch } from './discovery.js';
+import type { IntrospectionOptions } from './introspection.js';
 
 export interface ResourceServerOptions {
   /**
@@ -32,6 +33,12 @@ export interface ResourceServerOptions {
    * which must include `iss`, `sub` and, to be cached, `exp`. Throw to refuse the token (401).
    */
   verify?: (token: string, request: AuthRequest) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /**
+   * Opaque tokens (anything that is not a JWT) are asked about at the issuer's introspection endpoint
+   * (RFC 7662), with this server's own client credentials. The answer is cached like a verified JWT:
+   * never past its `exp`, at most `cacheTtlMs`, so a revocation takes effect within that time.
+   */
+  introspection?: IntrospectionOptions;
   /**
    * Read the token from this request header instead of `Authorization: Bearer` (lower case). For a
    * proxy that authenticates at the edge and forwards its own JWT: Cloudflare Access sends

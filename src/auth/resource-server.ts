@@ -8,6 +8,7 @@ import type { AuthRequest, HttpAuth } from '../transports/http/auth-gate.js';
 import type { HeaderMap } from '../transports/http/exchange.js';
 import { authInfoOf } from './claims.js';
 import { Challenges } from './challenges.js';
+import { Introspector } from './introspection.js';
 import { IssuerUnavailable, JwtVerifier } from './jwt.js';
 import { resolveOptions, type ResourceServerOptions, type ResourceServerSettings } from './options.js';
 import { TokenCache } from './token-cache.js';
@@ -15,6 +16,7 @@ import { TokenCache } from './token-cache.js';
 /** Longer tokens are refused unread: the cache holds at most cacheSize x this many bytes of keys. */
 const MAX_TOKEN_LENGTH = 8192;
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]*$/;
 
 /** The metadata's URL and the paths it is served at: path-suffixed (RFC 9728 §3.1) and root. */
 function metadataLocation(resource: string): { url: string; paths: string[] } {
@@ -45,6 +47,7 @@ export class ResourceServer implements HttpAuth {
   readonly #challenges: Challenges;
   readonly #cache: TokenCache;
   readonly #jwt: JwtVerifier | undefined;
+  readonly #introspector: Introspector | undefined;
   readonly #verify: ResourceServerOptions['verify'];
   readonly #onRejected: (reason: string) => void;
 
@@ -59,6 +62,7 @@ export class ResourceServer implements HttpAuth {
     if (options.verify !== undefined && typeof options.verify !== 'function') throw new TypeError('oauthResourceServer option verify must be a function');
     this.#verify = options.verify;
     this.#jwt = options.verify === undefined ? new JwtVerifier(settings) : undefined;
+    this.#introspector = options.introspection === undefined ? undefined : new Introspector(options.introspection, settings);
     const onRejected = options.onRejected;
     this.#onRejected = typeof onRejected === 'function' ? (reason) => {
       try {
@@ -103,7 +107,7 @@ export class ResourceServer implements HttpAuth {
   async #verifyNew(token: string, request: AuthRequest): Promise<AuthInfo> {
     let claims: Record<string, unknown>;
     try {
-      claims = this.#verify !== undefined ? await this.#verify(token, request) : await this.#jwt!.verify(token);
+      claims = await this.#claimsOf(token, request);
     } catch (error) {
       if (error instanceof IssuerUnavailable) {
         this.#onRejected(error.message);
@@ -118,6 +122,13 @@ export class ResourceServer implements HttpAuth {
     if (info === undefined) throw this.#refuse('the token names no subject (sub)');
     this.#cache.set(token, info, now);
     return info;
+  }
+
+  /** Your verifier, else a JWT checked here, else (an opaque token) introspection when configured. */
+  #claimsOf(token: string, request: AuthRequest): Promise<Record<string, unknown>> | Record<string, unknown> {
+    if (this.#verify !== undefined) return this.#verify(token, request);
+    if (this.#introspector !== undefined && !JWT_SHAPE.test(token)) return this.#introspector.introspect(token);
+    return this.#jwt!.verify(token);
   }
 
   #refuse(reason: string): Error {

@@ -19,6 +19,8 @@ export interface IssuerOptions {
   scopes?: string[];
   /** Access token lifetime in seconds. Default 300. */
   accessTokenTtl?: number;
+  /** Default 'jwt'; 'opaque' tokens can only be checked by introspection. */
+  accessTokenFormat?: 'jwt' | 'opaque';
 }
 
 export interface TestIssuer {
@@ -30,6 +32,10 @@ export interface TestIssuer {
   readonly jwksFetches: number;
   /** Requests to the metadata documents so far. */
   readonly discoveryFetches: number;
+  /** Requests to the introspection endpoint so far. */
+  readonly introspections: number;
+  /** The resource server's own client at this issuer (for introspection). */
+  readonly resourceServerClient: { clientId: string; clientSecret: string };
   /** Who the interaction page logs in. */
   user: string;
   /** A client_credentials token for `resource` (confidential clients 'alice-app' and 'bob-app'). */
@@ -41,7 +47,7 @@ export interface TestIssuer {
   close(): Promise<void>;
 }
 
-const SECRETS = { 'alice-app': 'alice-secret-0123456789', 'bob-app': 'bob-secret-0123456789' } as const;
+const SECRETS = { 'alice-app': 'alice-secret-0123456789', 'bob-app': 'bob-secret-0123456789', 'mcp-server': 'mcp-server-secret-0123456789' } as const;
 
 async function signingKeys(): Promise<{ jwks: JWK[]; es256: { privateKey: CryptoKey; kid: string } }> {
   const es = await generateKeyPair('ES256', { extractable: true });
@@ -83,7 +89,7 @@ function providerConfig(jwks: JWK[], options: IssuerOptions) {
           scope: scopes.join(' '),
           audience: resourceIndicator,
           accessTokenTTL: options.accessTokenTtl ?? 300,
-          accessTokenFormat: 'jwt',
+          accessTokenFormat: options.accessTokenFormat ?? 'jwt',
           jwt: { sign: { alg: 'ES256' } },
         }),
       },
@@ -129,13 +135,14 @@ async function registerWithoutScope(req: IncomingMessage, res: ServerResponse, i
 export async function startIssuer(options: IssuerOptions = {}): Promise<TestIssuer> {
   const { jwks, es256 } = await signingKeys();
   const state = { user: 'alice' };
-  const counts = { jwks: 0, discovery: 0 };
+  const counts = { jwks: 0, discovery: 0, introspections: 0 };
   let provider!: Provider;
   let callback!: (req: IncomingMessage, res: ServerResponse) => void;
   let issuer = '';
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     if (path === '/jwks') counts.jwks++;
+    if (path === '/token/introspection') counts.introspections++;
     if (path.startsWith('/.well-known/')) counts.discovery++;
     if (req.method === 'POST' && path === '/reg' && !req.headers['x-scope-dropped']) {
       void registerWithoutScope(req, res, issuer);
@@ -165,6 +172,10 @@ export async function startIssuer(options: IssuerOptions = {}): Promise<TestIssu
     get discoveryFetches() {
       return counts.discovery;
     },
+    get introspections() {
+      return counts.introspections;
+    },
+    resourceServerClient: { clientId: 'mcp-server', clientSecret: SECRETS['mcp-server'] },
     get user() {
       return state.user;
     },
