@@ -5,7 +5,7 @@
  * found through the issuer's metadata, cached by jose, and fetched again for an unknown `kid` at
  * most once per `jwksRefreshIntervalMs`.
  */
-import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, customFetch, errors, jwtVerify, type JSONWebKeySet, type JWK, type JWTPayload } from 'jose';
 import { discoverIssuer, type Fetch } from './discovery.js';
 
 export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
@@ -16,6 +16,7 @@ export interface JwtSettings {
   readonly algorithms: readonly string[];
   readonly clockToleranceSeconds: number;
   readonly jwksUri: string | undefined;
+  readonly jwks: { keys: JWK[] } | undefined;
   readonly jwksRefreshIntervalMs: number;
   readonly timeoutMs: number;
   readonly fetch: Fetch;
@@ -25,7 +26,7 @@ export interface JwtSettings {
 export class TokenRejected extends Error {}
 export class IssuerUnavailable extends Error {}
 
-type KeySet = ReturnType<typeof createRemoteJWKSet>;
+type KeySet = ReturnType<typeof createRemoteJWKSet> | ReturnType<typeof createLocalJWKSet>;
 
 /** After a failed discovery, requests fail fast for this long instead of each asking again. */
 const DISCOVERY_RETRY_MS = 5_000;
@@ -68,6 +69,7 @@ export class JwtVerifier {
 
   #keySet(): Promise<KeySet> {
     if (this.#keys !== undefined) return this.#keys;
+    if (this.settings.jwks !== undefined) return (this.#keys = Promise.resolve(createLocalJWKSet(this.settings.jwks as JSONWebKeySet)));
     if (Date.now() - this.#failedAt < DISCOVERY_RETRY_MS) return Promise.reject(new IssuerUnavailable('the issuer metadata could not be read (retrying soon)'));
     const { settings } = this;
     const found = settings.jwksUri !== undefined

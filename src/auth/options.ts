@@ -1,6 +1,7 @@
 /** The options of `oauthResourceServer()`, checked once into settings. */
 import type { AuthRequest } from '../transports/http/auth-gate.js';
 import { ASYMMETRIC_ALGORITHMS, type JwtSettings } from './jwt.js';
+import type { JWK } from 'jose';
 import type { Fetch } from './discovery.js';
 import type { IntrospectionOptions } from './introspection.js';
 
@@ -24,6 +25,8 @@ export interface ResourceServerOptions {
   clockToleranceSeconds?: number;
   /** The JWKS URL; default: found in the issuer's RFC 8414 (or OpenID) metadata. */
   jwksUri?: string;
+  /** The issuer's public keys themselves (pinned keys, or a runtime that cannot fetch): no discovery, no fetch. */
+  jwks?: { keys: JWK[] };
   /** A token with an unknown `kid` fetches the JWKS again at most this often. Default 30 s. */
   jwksRefreshIntervalMs?: number;
   /** Timeout of each request to the authorization server (metadata, JWKS). Default 5 s. */
@@ -103,6 +106,15 @@ function list(name: string, value: unknown, fallback: readonly string[]): readon
   return Object.freeze([...items]);
 }
 
+function jwksOf(value: unknown): { keys: JWK[] } | undefined {
+  if (value === undefined) return undefined;
+  const keys = (value as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === 'object' && k !== null && !('d' in k) && (k as JWK).kty !== 'oct')) {
+    throw new TypeError('oauthResourceServer option jwks must be { keys: [...] } of public keys (no private or symmetric keys)');
+  }
+  return { keys: keys as JWK[] };
+}
+
 function tokenHeaderOf(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !/^[a-z0-9-]+$/.test(value)) throw new TypeError('oauthResourceServer option tokenHeader must be a lower-case header name');
@@ -120,6 +132,7 @@ export function resolveOptions(options: ResourceServerOptions): ResourceServerSe
     algorithms: list('algorithms', options.algorithms, ASYMMETRIC_ALGORITHMS),
     clockToleranceSeconds: count(options, 'clockToleranceSeconds', 5, 0),
     jwksUri: options.jwksUri === undefined ? undefined : absoluteUrl('jwksUri', options.jwksUri),
+    jwks: jwksOf(options.jwks),
     jwksRefreshIntervalMs: count(options, 'jwksRefreshIntervalMs', 30_000, 0),
     timeoutMs: count(options, 'timeoutMs', 5_000, 1),
     scopes: list('scopes', options.scopes, []),

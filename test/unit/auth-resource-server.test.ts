@@ -2,6 +2,7 @@
  * oauthResourceServer() without an authorization server: option checks, the verified-token cache
  * (bounded, never past `exp`), issuer discovery order and its issuer check, the challenges.
  */
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { metadataUrls, oauthResourceServer, type AuthRequest } from '../../src/auth/index.js';
 import { discoverIssuer } from '../../src/auth/discovery.js';
@@ -110,6 +111,21 @@ describe('challenges', () => {
     expect(auth.insufficientScope(['mcp:admin'], { scopes: ['mcp:tools', 'email'] } as unknown as AuthInfo)).toEqual({
       'www-authenticate': 'Bearer error="insufficient_scope", resource_metadata="https://mcp.example/.well-known/oauth-protected-resource/mcp", scope="mcp:tools mcp:admin"',
     });
+  });
+});
+
+describe('pinned keys (jwks)', () => {
+  it('verifies a JWT with the given public keys, fetching nothing; refuses private or symmetric keys', async () => {
+    const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+    const fetchImpl = vi.fn(async () => new Response('no', { status: 500 }));
+    const auth = oauthResourceServer({ ...BASE, jwks: { keys: [{ ...(await exportJWK(publicKey)), kid: 'k' }] }, fetch: fetchImpl });
+    const token = await new SignJWT({ iss: BASE.issuer, sub: 'alice', aud: BASE.resource, scope: 'mcp:tools' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k' }).setIssuedAt().setExpirationTime('1m').sign(privateKey);
+    expect(await auth.authenticate(request(`Bearer ${token}`))).toMatchObject({ subject: 'alice', scopes: ['mcp:tools'] });
+    expect(fetchImpl).not.toHaveBeenCalled();
+    const privateJwk = await exportJWK(privateKey);
+    expect(() => oauthResourceServer({ ...BASE, jwks: { keys: [privateJwk] } })).toThrow(/public keys/);
+    expect(() => oauthResourceServer({ ...BASE, jwks: { keys: [{ kty: 'oct', k: 'c2VjcmV0' }] } })).toThrow(/public keys/);
   });
 });
 
