@@ -30,6 +30,11 @@ function createMcp(): MiniMCP {
   mcp.tool('admin_reset', { description: 'Needs the admin scope', scopes: ['mcp:admin'] }, () => 'reset');
   mcp.tool('later', { description: 'A task', task: 'optional' }, async () => 'done');
   mcp.resource('docs://public', {}, () => 'public, no scope');
+  mcp.tool('secret', { description: 'Ends its stream early; the result waits for a resuming GET' }, async (_args, ctx) => {
+    ctx.closeStream();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return `secret result for ${ctx.auth?.subject}`;
+  });
   return mcp;
 }
 
@@ -203,8 +208,8 @@ const callTool = (token: string, name: string) => modernPost(token, 2, 'tools/ca
 describe('scopes per operation', () => {
   it('lists hide the tools whose scopes the token lacks', async () => {
     const tools = async (token: string) => ((await (await modernPost(token, 3, 'tools/list')).json()).result.tools as { name: string }[]).map((t) => t.name);
-    expect(await tools(await aliceToken())).toEqual(['whoami', 'later']);
-    expect(await tools(await aliceToken('mcp:tools mcp:admin'))).toEqual(['whoami', 'admin_reset', 'later']);
+    expect(await tools(await aliceToken())).toEqual(['whoami', 'later', 'secret']);
+    expect(await tools(await aliceToken('mcp:tools mcp:admin'))).toEqual(['whoami', 'admin_reset', 'later', 'secret']);
     expect(await tools(await aliceToken('mcp:admin'))).toEqual(['admin_reset']); // its own scopes replace the default
   });
 
@@ -238,6 +243,24 @@ describe("state is per user: the principal is the token's iss + sub", () => {
     const ping = { jsonrpc: '2.0', id: 5, method: 'ping' };
     expect((await post(alice, ping, url, { ...LEGACY, 'mcp-session-id': session })).status).toBe(200);
     expect((await post(bob, ping, url, { ...LEGACY, 'mcp-session-id': session })).status).toBe(404);
+  });
+
+  it("bob cannot resume alice's stream, even with her session id and the Last-Event-ID", async () => {
+    const alice = await aliceToken();
+    const bob = await issuer.clientToken('bob-app', url, 'mcp:tools');
+    const session = await sessionOf(alice);
+    const headers = { ...LEGACY, 'mcp-session-id': session };
+    const primed = await (await post(alice, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'secret', arguments: {} } }, url, headers)).text();
+    const eventId = /^id: (\S+)$/m.exec(primed)![1]!;
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const resume = (token: string) =>
+      fetch(url, { headers: { accept: 'text/event-stream', authorization: `Bearer ${token}`, ...headers, 'last-event-id': eventId } });
+    const stolen = await resume(bob);
+    expect(stolen.status).toBe(404);
+    expect(await stolen.text()).not.toContain('secret result');
+    const own = await resume(alice);
+    expect(own.status).toBe(200);
+    expect(await own.text()).toContain('secret result for alice-app');
   });
 
   it("bob cannot read alice's task", async () => {
