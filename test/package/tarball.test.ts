@@ -17,8 +17,9 @@ const subpaths = Object.keys(pkg.exports).map((key) => key.replace(/^\./, 'minim
 /** Raise these only on purpose: a jump means something unintended is being published (source maps, tests...). */
 // Raised on purpose when the dev server, playground page, test client, worker helper, MCP Apps, tasks and
 // minimcp/redis joined (191.5 kB packed, 612 kB unpacked, 134 files then); again when minimcp/otel, the
-// Redis task store, 2025 task input and docs/observability.md joined (222.8 kB, 711 kB, 146 files then).
-const BUDGET = { packedBytes: 240_000, unpackedBytes: 770_000, files: 165 };
+// Redis task store, 2025 task input and docs/observability.md joined (222.8 kB, 711 kB, 146 files then); again
+// when minimcp/auth (the OAuth resource server) and its docs joined (250.5 kB, 798 kB, 160 files then).
+const BUDGET = { packedBytes: 265_000, unpackedBytes: 840_000, files: 175 };
 
 interface PackResult {
   filename: string;
