@@ -50,6 +50,8 @@ export class ResourceServer implements HttpAuth {
   readonly #introspector: Introspector | undefined;
   readonly #verify: ResourceServerOptions['verify'];
   readonly #onRejected: (reason: string) => void;
+  /** Verifications under way, so a burst of requests with one new token verifies it once (at most one entry per request in flight). */
+  readonly #pending = new Map<string, Promise<AuthInfo>>();
 
   constructor(options: ResourceServerOptions) {
     const settings = (this.#settings = resolveOptions(options));
@@ -89,7 +91,7 @@ export class ResourceServer implements HttpAuth {
     if (cached !== undefined) return cached;
     const token = header.length <= MAX_TOKEN_LENGTH ? BEARER.exec(header)?.[1] : undefined;
     if (token === undefined) throw this.#refuse('the Authorization header is not a well-formed Bearer token');
-    return this.#cache.get(token, Date.now()) ?? this.#verifyNew(token, request);
+    return this.#cache.get(token, Date.now()) ?? this.#verifyOnce(token, request);
   }
 
   /** The `tokenHeader` option: the whole header value is the token. */
@@ -97,11 +99,19 @@ export class ResourceServer implements HttpAuth {
     const token = request.get(this.#settings.tokenHeader!);
     if (token === undefined || token === '') throw this.#challenges.missing();
     if (token.length > MAX_TOKEN_LENGTH || !/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) throw this.#refuse(`the ${this.#settings.tokenHeader} header is not a well-formed token`);
-    return this.#cache.get(token, Date.now()) ?? this.#verifyNew(token, request);
+    return this.#cache.get(token, Date.now()) ?? this.#verifyOnce(token, request);
   }
 
   insufficientScope(needed: readonly string[], auth: AuthInfo | undefined): HeaderMap {
     return this.#challenges.insufficientScope(needed, auth?.scopes ?? []);
+  }
+
+  #verifyOnce(token: string, request: AuthRequest): Promise<AuthInfo> {
+    const pending = this.#pending.get(token);
+    if (pending !== undefined) return pending;
+    const verifying = this.#verifyNew(token, request).finally(() => this.#pending.delete(token));
+    this.#pending.set(token, verifying);
+    return verifying;
   }
 
   async #verifyNew(token: string, request: AuthRequest): Promise<AuthInfo> {

@@ -77,6 +77,22 @@ describe('the verified-token cache', () => {
   });
 });
 
+describe('a burst of requests with one new token', () => {
+  it('verifies it once', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const verify = vi.fn(async () => {
+      await gate;
+      return { sub: 'alice', exp: Date.now() / 1000 + 60 };
+    });
+    const auth = oauthResourceServer({ ...BASE, verify });
+    const burst = Array.from({ length: 5 }, () => auth.authenticate(request('Bearer fresh')));
+    release();
+    expect((await Promise.all(burst)).map((info) => info.subject)).toEqual(['alice', 'alice', 'alice', 'alice', 'alice']);
+    expect(verify).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe('challenges', () => {
   const auth = oauthResourceServer({ ...BASE, scopes: ['mcp:tools'], verify: () => ({ sub: 'x', exp: Date.now() / 1000 + 60 }) });
   const challenge = (error: unknown) => (error as { headers: Record<string, string> }).headers['www-authenticate'];
