@@ -1,4 +1,5 @@
 /** What the dispatcher and the method table share: the registries, the settings, the limits. */
+import type { AuthInfo } from './context/auth-info.js';
 import type { CancelSignal } from './request/cancellation.js';
 import type { Context } from './context/context.js';
 import type { PrincipalQuota } from './request/principal-quota.js';
@@ -37,6 +38,12 @@ export interface MessageFacts<Scope = unknown> {
    * the concurrency share are bound to it.
    */
   principal?: string;
+  /**
+   * The caller's verified access token (the HTTP transport's `auth` option): `ctx.auth`. Its
+   * principal is the request's principal unless `principal` says otherwise, and operations with
+   * `scopes` check the token's scopes.
+   */
+  auth?: AuthInfo;
   /** Aborting it cancels the handler (a closed connection). Only these members are used, so a transport may pass a lighter object. */
   signal?: CancelSignal;
   /**
@@ -79,6 +86,8 @@ export interface Outcome {
   status: number;
   /** A new 2025 session id for the client (only when the facts said `sessions: true`): HTTP sends it as `Mcp-Session-Id`. */
   session?: string;
+  /** A 403 for a token without the scopes the operation needs: these scopes (HTTP names them in its challenge). */
+  scopes?: readonly string[];
 }
 
 export interface RequestInfo {
@@ -138,8 +147,8 @@ export interface Core<Scope> {
   };
   /** The server's capabilities; given a caller, without `completions` when it may see nothing to complete. */
   capabilities(era: Era, caller?: Caller<Scope>): JsonObject;
-  /** Who is asking ('' when anonymous): the `principal` option, else the scope's own `principal` string. */
-  principalOf(scope: Scope | undefined): string;
+  /** Who is asking ('' when anonymous): the `principal` option, else the token's principal, else the scope's own `principal` string. */
+  principalOf(scope: Scope | undefined, auth?: AuthInfo): string;
   reportError(error: unknown, request: RequestInfo | undefined): void;
 }
 

@@ -14,7 +14,8 @@ export type {
 export { decideEra } from './protocol/era.js';
 export { Context, getContext, type AskOptions, type ClientFacts } from './context/context.js';
 export { Cancellation, type CancelSignal } from './request/cancellation.js';
-export { ErrorCode, McpError, ProtocolError, ResourceNotFoundError, UserError, isResourceNotFound } from './protocol/errors.js';
+export { ErrorCode, InsufficientScopeError, McpError, ProtocolError, ResourceNotFoundError, UserError, isResourceNotFound } from './protocol/errors.js';
+export type { AuthInfo } from './context/auth-info.js';
 export type {
   JsonObject, JsonRpcMessage, JsonRpcRequest, JsonRpcNotification, JsonRpcResponse, RequestId,
 } from './protocol/jsonrpc.js';
@@ -51,7 +52,7 @@ export {
   type AppCsp, type AppDefinition, type AppHtml, type AppPermissions, type AppResourceMeta, type AppResourceOptions,
   type AppToolOptions, type AppToolVisibility,
 } from './primitives/apps.js';
-export type { Caller, Primitive, PrimitiveKind, VisibilityFilter, VisibleRule } from './primitives/visibility.js';
+export type { Caller, DefaultScopes, Primitive, PrimitiveKind, VisibilityFilter, VisibleRule } from './primitives/visibility.js';
 export type {
   Telemetry, TelemetrySpan, TraceCarrier, SpanKind, Attributes, AttributeValue,
 } from './telemetry/types.js';

@@ -101,7 +101,7 @@ export async function listen(core: Core<unknown>, call: MethodCall<unknown>): Pr
   }
   const chosen = honoured(filter as JsonObject, call, core.tools.servesTasks());
   // Streams hold no concurrency slot, so they have a cap of their own, in all and per principal.
-  const held = core.streams.hold(core.principalOf(call.ctx.scope));
+  const held = core.streams.hold(call.principal);
   if (typeof held !== 'function') throw held;
   try {
     return await stream(core, call, send, chosen);

@@ -2,7 +2,8 @@
  * The server's options: what each one means, its checks and defaults, and the pieces of the core
  * built from them (state, limits, tasks). Kept apart from server.ts, which registers and dispatches.
  */
-import { positiveInt } from './option-checks.js';
+import type { AuthInfo } from './context/auth-info.js';
+import { intOption } from './option-checks.js';
 import { PrincipalQuota } from './request/principal-quota.js';
 import { RequestStateCodec, Signer } from './signing/request-state.js';
 import { SessionCodec } from './signing/session-ids.js';
@@ -11,7 +12,7 @@ import type { CacheSettings, Core, RequestInfo } from './core.js';
 import { resolveState, type SharedState } from './state/index.js';
 import type { TaskStore } from './state/task-store.js';
 import { TaskService, type TaskSettings } from './tasks/service.js';
-import type { VisibilityFilter } from './primitives/visibility.js';
+import type { DefaultScopes, VisibilityFilter } from './primitives/visibility.js';
 import type { JsonSchemaConverter } from './schema/standard-schema.js';
 import type { CacheHint, Implementation } from './types.js';
 import type { Telemetry } from './telemetry/types.js';
@@ -51,8 +52,9 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
    */
   requestState?: { secret?: string | Uint8Array; ttlMs?: number };
   /**
-   * Who is asking, from the scope (e.g. the verified token's subject). Without it, the scope's own
-   * `principal` property when that is a string. MRTR state, 2025 sessions, cancellation,
+   * Who is asking, from the scope (e.g. the verified token's subject). Without it (or when it names
+   * nobody), the verified token's principal (`ctx.auth.principal`, from the HTTP `auth` option), else
+   * the scope's own `principal` property when that is a string. MRTR state, 2025 sessions, cancellation,
    * server-to-client requests and resumable streams are bound to it, and each named principal gets a
    * share of the concurrency gate (maxConcurrencyPerPrincipal). '' (or nothing) is anonymous: anonymous
    * callers cannot be told apart, so only the server-wide limits apply to them.
@@ -63,6 +65,14 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
    * own `visible` rule). Hidden ones answer exactly as unregistered ones. See docs/authorization.md.
    */
   visible?: VisibilityFilter<Scope>;
+  /**
+   * The OAuth scopes an operation needs when its primitive names none (`scopes` on a tool, prompt,
+   * resource or template): a list for every primitive, or a function of the primitive. Checked
+   * against the caller's token (`ctx.auth`): a token without them gets 403 `insufficient_scope`
+   * (HTTP) and the lists leave the primitive out. Requests without a token (stdio, HTTP without the
+   * `auth` option) are not subject to scopes. See docs/authorization.md.
+   */
+  scopes?: DefaultScopes;
   /** Converts Standard Schemas that cannot describe themselves (e.g. Valibot's `toJsonSchema`). */
   toJsonSchema?: JsonSchemaConverter;
   /** Advertise a primitive even before anything is registered (for servers that register later). */
@@ -102,12 +112,16 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
 }
 
 // Lists change rarely and say so with list_changed; reads may be per user and live, so they are not cached.
-/** The `principal` option's answer, else the scope's own `principal` string; '' is anonymous. */
-export function principalFrom<Scope>(scope: Scope | undefined, option: MiniMCPOptions<Scope>['principal']): string {
+/**
+ * The `principal` option's answer when it names one, else the verified token's principal (`auth`),
+ * else the scope's own `principal` string; '' is anonymous.
+ */
+export function principalFrom<Scope>(scope: Scope | undefined, option: MiniMCPOptions<Scope>['principal'], auth?: AuthInfo): string {
   if (option !== undefined) {
     const named = option(scope);
-    return typeof named === 'string' ? named : '';
+    if (typeof named === 'string') return named;
   }
+  if (auth !== undefined) return auth.principal;
   const own = typeof scope === 'object' && scope !== null ? (scope as { principal?: unknown }).principal : undefined;
   return typeof own === 'string' ? own : '';
 }
@@ -136,21 +150,21 @@ function checkCacheHint(name: string, hint: CacheHint): CacheHint {
 }
 
 function taskService(options: NonNullable<MiniMCPOptions['tasks']>, shared: TaskStore): TaskService {
-  const maxTtlMs = positiveInt(options, 'maxTtlMs', 86_400_000);
-  const defaultTtlMs = positiveInt(options, 'defaultTtlMs', 3_600_000);
+  const maxTtlMs = intOption(options, 'maxTtlMs', 86_400_000);
+  const defaultTtlMs = intOption(options, 'defaultTtlMs', 3_600_000);
   // The floor defaults to 10 s, or lower when the server itself chose a shorter default.
-  const minTtlMs = positiveInt(options, 'minTtlMs', Math.min(10_000, defaultTtlMs, maxTtlMs), { max: maxTtlMs });
+  const minTtlMs = intOption(options, 'minTtlMs', Math.min(10_000, defaultTtlMs, maxTtlMs), { max: maxTtlMs });
   return new TaskService(options.store ?? shared, {
     defaultTtlMs: Math.max(minTtlMs, defaultTtlMs),
     maxTtlMs,
     minTtlMs,
-    pollIntervalMs: positiveInt(options, 'pollIntervalMs', 1_000),
-    maxPerPrincipal: positiveInt(options, 'maxPerPrincipal', 100),
-    maxTasks: positiveInt(options, 'maxTasks', 10_000),
-    maxResultBytes: positiveInt(options, 'maxResultBytes', 1_048_576),
-    maxStoredBytesPerPrincipal: positiveInt(options, 'maxStoredBytesPerPrincipal', 16 * 1_048_576),
-    maxStoredBytes: positiveInt(options, 'maxStoredBytes', 128 * 1_048_576),
-    heartbeatMs: positiveInt(options, 'heartbeatMs', 10_000),
+    pollIntervalMs: intOption(options, 'pollIntervalMs', 1_000),
+    maxPerPrincipal: intOption(options, 'maxPerPrincipal', 100),
+    maxTasks: intOption(options, 'maxTasks', 10_000),
+    maxResultBytes: intOption(options, 'maxResultBytes', 1_048_576),
+    maxStoredBytesPerPrincipal: intOption(options, 'maxStoredBytesPerPrincipal', 16 * 1_048_576),
+    maxStoredBytes: intOption(options, 'maxStoredBytes', 128 * 1_048_576),
+    heartbeatMs: intOption(options, 'heartbeatMs', 10_000),
   });
 }
 
@@ -170,8 +184,8 @@ export type Wired = Pick<Core<never>, 'info' | 'instructions' | 'state' | 'gate'
 export function wire(options: MiniMCPOptions<never>): Wired {
   if (typeof options?.name !== 'string' || !options.name) throw new TypeError('MiniMCP option name must be a non-empty string');
   if (typeof options.version !== 'string' || !options.version) throw new TypeError('MiniMCP option version must be a non-empty string');
-  const maxConcurrency = positiveInt(options, 'maxConcurrency', 100);
-  const idleTimeoutMs = positiveInt(options, 'idleTimeoutMs', 30_000);
+  const maxConcurrency = intOption(options, 'maxConcurrency', 100);
+  const idleTimeoutMs = intOption(options, 'idleTimeoutMs', 30_000);
   const { name, version, title, description, websiteUrl, icons } = options;
   const info: Implementation = JSON.parse(JSON.stringify({ name, version, title, description, websiteUrl, icons }));
   const cache = { ...DEFAULT_CACHE, ...options.cache };
@@ -184,20 +198,20 @@ export function wire(options: MiniMCPOptions<never>): Wired {
     state,
     gate: new ConcurrencyGate(
       maxConcurrency,
-      positiveInt(options, 'maxQueue', maxConcurrency * 4),
-      positiveInt(options, 'queueTimeoutMs', 5_000),
-      positiveInt(options, 'maxConcurrencyPerPrincipal', Math.ceil(maxConcurrency / 2), { max: maxConcurrency }),
+      intOption(options, 'maxQueue', maxConcurrency * 4),
+      intOption(options, 'queueTimeoutMs', 5_000),
+      intOption(options, 'maxConcurrencyPerPrincipal', Math.ceil(maxConcurrency / 2), { max: maxConcurrency }),
     ),
     idle: new IdleSweeper(idleTimeoutMs),
-    streams: new PrincipalQuota(positiveInt(options, 'maxStreams', 1_000), positiveInt(options, 'maxStreamsPerPrincipal', 10)),
-    stateCodec: new RequestStateCodec(signer, positiveInt(options.requestState ?? {}, 'ttlMs', 600_000)),
+    streams: new PrincipalQuota(intOption(options, 'maxStreams', 1_000), intOption(options, 'maxStreamsPerPrincipal', 10)),
+    stateCodec: new RequestStateCodec(signer, intOption(options.requestState ?? {}, 'ttlMs', 600_000)),
     sessions: new SessionCodec(signer),
     tasks: taskService(options.tasks ?? {}, state.tasks),
     telemetry: options.telemetry,
     settings: {
-      pageSize: positiveInt(options, 'pageSize', 100, { max: 10_000 }),
+      pageSize: intOption(options, 'pageSize', 100, { max: 10_000 }),
       idleTimeoutMs,
-      clientRequestTimeoutMs: positiveInt(options, 'clientRequestTimeoutMs', 300_000),
+      clientRequestTimeoutMs: intOption(options, 'clientRequestTimeoutMs', 300_000),
       cache,
       debug: options.debug === true,
       errorMessage: errorMessageOption(options.errorMessage),

@@ -2,6 +2,7 @@
  * MiniMCP: registration, and `handle()`, the one function every transport wraps (the options live in
  * options.ts). Handlers are registered once; nothing here is rebuilt per request and no session is kept.
  */
+import type { AuthInfo } from './context/auth-info.js';
 import { loadCrypto } from './signing/request-state.js';
 import type { Core, Hooks, MessageFacts, Outcome, OutcomeSink, Send } from './core.js';
 import { routeMessage } from './request/inbound.js';
@@ -51,7 +52,7 @@ export class MiniMCP<Scope = unknown> {
     };
     const onError = options.onError ?? ((error, request) => console.error(`[minimcp] ${request?.method ?? 'transport'} failed:`, error));
     if (options.visible !== undefined && typeof options.visible !== 'function') throw new TypeError('MiniMCP option visible must be a function');
-    const visibility = new Visibility<Scope>(options.visible, (error) => this.#core.reportError(error, undefined));
+    const visibility = new Visibility<Scope>(options.visible, (error) => this.#core.reportError(error, undefined), options.scopes);
     this.#serverFilter = options.visible !== undefined;
     this.#core = {
       ...wired,
@@ -62,7 +63,7 @@ export class MiniMCP<Scope = unknown> {
       methods: this.#methods,
       // Both eras advertise the same set, except tasks: core in 2025, an extension in 2026.
       capabilities: (era, caller) => this.#capabilities.for(era, caller),
-      principalOf: (scope) => principalFrom(scope, options.principal),
+      principalOf: (scope, auth) => principalFrom(scope, options.principal, auth),
       reportError: (error, request) => {
         try {
           onError(error, request);
@@ -256,12 +257,12 @@ export class MiniMCP<Scope = unknown> {
 
   /**
    * 2025 HTTP GET stream: the session's notification channel (list changes, updates of subscribed
-   * resources), raised on any instance sharing the state. 'unknown' when the id names no session of
-   * this principal, 'busy' when the session already has its stream. Call `close()` when the stream ends.
+   * resources), raised on any instance sharing the state. `principal`: the request's (see
+   * `principalOf`). 'unknown' when the id names no session of this principal, 'busy' when the session already has its stream. Call `close()` when the stream ends.
    */
-  async watchSession(session: string, scope: Scope | undefined, send: Send): Promise<SessionWatch | 'unknown' | 'busy'> {
+  async watchSession(session: string, principal: string, send: Send): Promise<SessionWatch | 'unknown' | 'busy'> {
     await loadCrypto();
-    const connection = this.#core.sessions.open(session, this.#core.principalOf(scope));
+    const connection = this.#core.sessions.open(session, principal);
     if (connection?.id === undefined) return 'unknown';
     const watch = new SessionWatch(this.#core.state, connection.id, send, (error) => this.#core.reportError(error, undefined));
     return (await watch.claim()) ? watch : 'busy';
@@ -269,18 +270,19 @@ export class MiniMCP<Scope = unknown> {
 
   /**
    * A place for a long-lived stream a transport serves itself (the 2025 GET stream), in the quota
-   * listen streams and `tasks/result` waits share (`maxStreams`, `maxStreamsPerPrincipal`): its
-   * release (call it once the stream ends; again does nothing), or the 503 error naming the full bound.
+   * listen streams and `tasks/result` waits share (`maxStreams`, `maxStreamsPerPrincipal`), for the
+   * caller `principal` (see `principalOf`): its release (call it once the stream ends; again does
+   * nothing), or the 503 error naming the full bound.
    */
-  holdStream(scope: Scope | undefined): (() => void) | McpError {
-    const held = this.#core.streams.hold(this.#core.principalOf(scope));
+  holdStream(principal: string): (() => void) | McpError {
+    const held = this.#core.streams.hold(principal);
     if (typeof held !== 'function' && firstTimeReached(this.#core, held)) this.#core.reportError(held, undefined);
     return held;
   }
 
-  /** Who is asking, by the `principal` option ('' when it is unset or says nothing): what transports key per-principal state by. */
-  principalOf(scope: Scope | undefined): string {
-    return this.#core.principalOf(scope);
+  /** Who is asking, by the `principal` option, else the token ('' when neither names anyone): what transports key per-principal state by. */
+  principalOf(scope: Scope | undefined, auth?: AuthInfo): string {
+    return this.#core.principalOf(scope, auth);
   }
 
   /** A request made in code: the same path as the wire, errors thrown as McpError. */

@@ -1,13 +1,17 @@
-/** The auth example on http://127.0.0.1:3000/mcp: `npx tsx examples/auth/http.ts` (PORT to change it). */
-import { startAuthServer } from './server.js';
+/**
+ * `PORT=N AUTH_ISSUER=<issuer URL> npm run -s start:auth`: the math example at http://127.0.0.1:N/mcp,
+ * accepting JWT access tokens from that issuer whose audience is that URL (tools need `mcp:tools`).
+ * Without AUTH_ISSUER it starts a local authorization server (oidc-provider) and prints its URL.
+ */
+import { startAuthExample } from './server.js';
 
-const { url, close } = await startAuthServer({ port: Number(process.env.PORT ?? 3000) });
-const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'curl', version: '1.0' } } });
-console.log(`MiniMCP auth example listening on ${url}`);
-console.log(`Metadata: curl ${new URL('/.well-known/oauth-protected-resource', url)}`);
-console.log(`Without a token (401): curl -i ${url} -H 'Content-Type: application/json' -d '${call}'`);
-console.log(`With one: add -H 'Authorization: Bearer demo-token-alice'`);
+const example = await startAuthExample({ port: Number(process.env.PORT ?? 3000), issuer: process.env.AUTH_ISSUER || undefined });
+const origin = new URL(example.url).origin;
+console.log(`MiniMCP auth example listening on ${example.url}`);
+console.log(`Authorization server${example.localIssuer ? ' (local demo, any login works)' : ''}: ${example.issuer}`);
+console.log(`Protected Resource Metadata: ${origin}/.well-known/oauth-protected-resource/mcp`);
+console.log(`Try it: npx @modelcontextprotocol/inspector, then connect to ${example.url} (Streamable HTTP) and follow its OAuth flow.`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void close().then(() => process.exit(0)));
+  process.once(signal, () => void example.close().then(() => process.exit(0)));
 }

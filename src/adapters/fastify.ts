@@ -38,6 +38,10 @@ export function mcpFastify<Scope>(mcp: MiniMCP<Scope>, options: FastifyOptions<S
   return async (fastify) => {
     fastify.removeAllContentTypeParsers();
     fastify.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    // The Protected Resource Metadata (with the `auth` option); the node handler answers it.
+    for (const url of http.auth?.metadataPaths ?? []) {
+      fastify.route({ method: ['GET', 'OPTIONS'], url, handler: (request, reply) => (reply.hijack(), handle(request.raw, reply.raw)) });
+    }
     fastify.route({
       method: ['POST', 'GET', 'DELETE'],
       url: path,

@@ -3,6 +3,7 @@
  * scope, cancellation, client facts, and the ways back to the client: progress, logs, notifications
  * and requests. Sending without a channel (plain request/response) is a silent no-op.
  */
+import type { AuthInfo } from './auth-info.js';
 import type { Era } from '../protocol/revisions/revision.js';
 import type { JsonObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import {
@@ -22,6 +23,8 @@ export interface ClientFacts {
 /** The request a Context belongs to: the request object implements it (the Context only reads it). */
 export interface ContextHost<Scope> {
   readonly scope: Scope;
+  /** The verified access token's facts (HTTP with the `auth` option); undefined elsewhere. */
+  readonly auth?: AuthInfo | undefined;
   readonly id: RequestId;
   readonly method: string;
   readonly era: Era;
@@ -75,6 +78,11 @@ export const runWithContext = <A, T>(ctx: Context<unknown>, fn: (arg: A) => T, a
 
 export class Context<Scope = unknown> {
   readonly scope: Scope;
+  /**
+   * The caller's verified access token (HTTP with the `auth` option, see minimcp/auth): issuer,
+   * subject, client id, scopes, expiry and claims. Undefined when the request carried none (stdio).
+   */
+  readonly auth: AuthInfo | undefined;
   readonly requestId: RequestId;
   readonly method: string;
   readonly era: Era;
@@ -86,6 +94,7 @@ export class Context<Scope = unknown> {
 
   constructor(host: ContextHost<Scope>) {
     this.scope = host.scope;
+    this.auth = host.auth;
     this.requestId = host.id;
     this.method = host.method;
     this.era = host.era;

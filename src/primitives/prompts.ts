@@ -11,7 +11,7 @@ import type { GetPromptResult, Icon, MaybePromise } from '../types.js';
 import type { Completer } from './completions.js';
 import { toPromptResult } from './content.js';
 import { Registry } from './registry.js';
-import type { Caller, Visibility, VisibleRule } from './visibility.js';
+import { scopeList, type Caller, type Visibility, type VisibleRule } from './visibility.js';
 
 export interface PromptArgument {
   name: string;
@@ -33,6 +33,8 @@ export interface PromptOptions<A extends SchemaLike | PromptArgument[] | undefin
   complete?: Record<string, Completer>;
   /** Who may see, get and complete it; to everyone else the prompt does not exist. */
   visible?: VisibleRule<Scope>;
+  /** OAuth scopes a caller's token needs to see, get and complete it (default: the server's `scopes`). */
+  scopes?: readonly string[];
 }
 
 /** A string (user text), a message, a content block, an array of those, or a full GetPromptResult. */
@@ -52,6 +54,7 @@ export interface PromptEntry<Scope> {
   readonly schema: CompiledSchema | undefined;
   readonly complete: Record<string, Completer> | undefined;
   readonly visible: VisibleRule<Scope> | undefined;
+  readonly scopes: readonly string[] | undefined;
   readonly handler: (args: never, ctx: Context<Scope>) => unknown;
 }
 
@@ -68,7 +71,7 @@ function argumentsFromSchema(schema: JsonObject): PromptArgument[] {
 }
 
 function compilePrompt<Scope>(def: PromptDefinition<Scope, SchemaLike | PromptArgument[] | undefined>, converter?: JsonSchemaConverter): PromptEntry<Scope> {
-  const { name, handler, arguments: args, complete, visible, ...wire } = def;
+  const { name, handler, arguments: args, complete, visible, scopes, ...wire } = def;
   if (typeof name !== 'string' || name.length === 0) throw new Error('A prompt needs a non-empty name');
   if (typeof handler !== 'function') throw new Error(`Prompt "${name}" needs a handler function`);
   if (visible !== undefined && typeof visible !== 'function') throw new Error(`Prompt "${name}": visible must be a function`);
@@ -91,6 +94,7 @@ function compilePrompt<Scope>(def: PromptDefinition<Scope, SchemaLike | PromptAr
     schema,
     complete,
     visible,
+    scopes: scopeList(`Prompt "${name}"`, scopes),
     handler: handler as PromptEntry<Scope>['handler'],
   };
 }

@@ -4,6 +4,7 @@
  * per-caller visibility; with no rule set, a caller's list is that same shared array.
  */
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import { InsufficientScopeError } from '../protocol/errors.js';
 import { Visibility, type Caller, type Filterable } from './visibility.js';
 
 export class Registry<E extends Filterable<Scope>, Scope = unknown> {
@@ -28,13 +29,27 @@ export class Registry<E extends Filterable<Scope>, Scope = unknown> {
 
   /** True when a rule (the entry's own or the server's filter) may hide entries from some callers. */
   get personal(): boolean {
-    return (this.#personal ??= this.visibility.filter !== undefined || this.values().some((e) => e.visible !== undefined));
+    const visibility = this.visibility;
+    return (this.#personal ??= visibility.filter !== undefined || visibility.scoped ||
+      this.values().some((e) => e.visible !== undefined || e.scopes !== undefined));
   }
 
-  /** The entry under `key` if this caller may see it: an entry it may not see is not there. */
+  /**
+   * The entry under `key` if this caller may see it: an entry it may not see is not there. One it
+   * may see but whose scopes its token lacks throws InsufficientScopeError (403, step-up).
+   */
   find(key: string, caller: Caller<Scope>): E | undefined {
     const entry = this.#items.get(key);
-    return entry === undefined || !this.personal || this.visibility.allows(entry, caller) ? entry : undefined;
+    return entry === undefined || this.usable(entry, caller) ? entry : undefined;
+  }
+
+  /** Whether the caller may use the entry: false when hidden by a rule, InsufficientScopeError when its token lacks the scopes. */
+  usable(entry: E, caller: Caller<Scope>): boolean {
+    if (!this.personal) return true;
+    if (!this.visibility.rulesAllow(entry, caller)) return false;
+    const missing = this.visibility.missing(entry, caller);
+    if (missing !== undefined) throw new InsufficientScopeError(missing);
+    return true;
   }
 
   /** Whether an entry is registered under `key`, whoever may see it. */

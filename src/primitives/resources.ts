@@ -11,7 +11,7 @@ import { toReadResult } from './content.js';
 import { Registry } from './registry.js';
 import type { TemplateVariableName, TemplateVariables } from './template-variables.js';
 import { canonicalUri, parseUriTemplate, type UriTemplate } from './uri-template.js';
-import type { Caller, Visibility, VisibleRule } from './visibility.js';
+import { scopeList, type Caller, type Visibility, type VisibleRule } from './visibility.js';
 
 export interface ResourceOptions<Scope = unknown> {
   name?: string;
@@ -26,6 +26,8 @@ export interface ResourceOptions<Scope = unknown> {
   cache?: CacheHint;
   /** Who may see and read it; to everyone else it does not exist (and its reads are never cached publicly). */
   visible?: VisibleRule<Scope>;
+  /** OAuth scopes a caller's token needs to see and read it (default: the server's `scopes`). See docs/authorization.md. */
+  scopes?: readonly string[];
 }
 
 export interface TemplateOptions<T extends string = string, Scope = unknown> extends Omit<ResourceOptions<Scope>, 'size'> {
@@ -49,6 +51,7 @@ interface StaticEntry<Scope> {
   readonly id: string;
   readonly definition: JsonObject;
   readonly visible: VisibleRule<Scope> | undefined;
+  readonly scopes: readonly string[] | undefined;
   readonly mimeType: string | undefined;
   readonly cache: CacheHint | undefined;
   readonly read: ResourceReader<Scope>;
@@ -58,6 +61,7 @@ interface TemplateEntry<Scope> {
   readonly id: string;
   readonly definition: JsonObject;
   readonly visible: VisibleRule<Scope> | undefined;
+  readonly scopes: readonly string[] | undefined;
   readonly mimeType: string | undefined;
   readonly cache: CacheHint | undefined;
   readonly template: UriTemplate;
@@ -80,7 +84,7 @@ export interface ReadOutcome {
   personal: boolean;
 }
 
-function definitionOf<Scope>(key: 'uri' | 'uriTemplate', value: string, { cache: _cache, visible: _visible, ...options }: ResourceOptions<Scope>): JsonObject {
+function definitionOf<Scope>(key: 'uri' | 'uriTemplate', value: string, { cache: _cache, visible: _visible, scopes: _scopes, ...options }: ResourceOptions<Scope>): JsonObject {
   const definition: JsonObject = { [key]: value, name: options.name ?? defaultName(value), ...options };
   for (const k of Object.keys(definition)) if (definition[k] === undefined) delete definition[k];
   return definition;
@@ -117,6 +121,7 @@ export class ResourceRegistry<Scope> {
       id: uri,
       definition: definitionOf('uri', uri, options),
       visible: ruleOf(uri, options.visible),
+      scopes: scopeList(`Resource ${uri}`, options.scopes),
       mimeType: options.mimeType,
       cache: options.cache,
       read,
@@ -133,6 +138,7 @@ export class ResourceRegistry<Scope> {
       id: uriTemplate,
       definition: definitionOf('uriTemplate', uriTemplate, wire),
       visible: ruleOf(uriTemplate, options.visible),
+      scopes: scopeList(`Resource template ${uriTemplate}`, options.scopes),
       mimeType: options.mimeType,
       cache: options.cache,
       template,
@@ -208,7 +214,7 @@ export class ResourceRegistry<Scope> {
     this.#bySpecificity ??= [...this.#templates.values()].sort((a, b) => b.template.specificity - a.template.specificity);
     for (const entry of this.#bySpecificity) {
       const vars = entry.template.matchCanonical(key);
-      if (vars && this.#templates.allows(entry, ctx)) {
+      if (vars && this.#templates.usable(entry, ctx)) {
         return { result: this.#shape(uri, await entry.read(uri, vars, ctx), entry.mimeType), cache: entry.cache, personal };
       }
     }

@@ -10,7 +10,7 @@ import type { FromJsonSchema } from '../schema/json-schema-types.js';
 import type { CallToolResult, ClientCapabilities, Icon, MaybePromise, ToolAnnotations } from '../types.js';
 import { structuredOf, toToolResult, toolError, withStructured } from './content.js';
 import { Registry } from './registry.js';
-import type { Visibility, VisibleRule } from './visibility.js';
+import { scopeList, type Visibility, type VisibleRule } from './visibility.js';
 
 export type ToolArgs<In> = In extends StandardSchemaV1 ? InferOutput<In> : In extends JsonSchema ? ArgsOf<FromJsonSchema<In>> : Record<string, unknown>;
 /** CallToolResult stays outside the conditional, so a returned result literal keeps its contextual type ('text'). */
@@ -34,6 +34,8 @@ export interface ToolOptions<In extends SchemaLike | undefined = undefined, Out 
   requires?: ClientCapabilities;
   /** Who may see and call it; to everyone else the tool does not exist (see docs/authorization.md). */
   visible?: VisibleRule<Scope>;
+  /** OAuth scopes a caller's token needs to see and call it (default: the server's `scopes`); without them, 403 step-up. */
+  scopes?: readonly string[];
   /**
    * Whether the tool may run as a task (2025 `execution.taskSupport`): 'forbidden' (the default),
    * 'optional' (a task when the client supports tasks), 'required' (refused to clients that do not).
@@ -62,6 +64,7 @@ export interface ToolEntry<Scope> {
   readonly paramHeaders: readonly ParamHeader[];
   readonly requires: ClientCapabilities | undefined;
   readonly visible: VisibleRule<Scope> | undefined;
+  readonly scopes: readonly string[] | undefined;
   readonly task: TaskSupport;
   readonly handler: (args: never, ctx: Context<Scope>) => unknown;
 }
@@ -74,7 +77,7 @@ const NO_ARGUMENTS: CompiledSchema = {
 };
 
 function compileTool<Scope>(def: ToolDefinition<Scope, SchemaLike | undefined, SchemaLike | undefined>, converter?: JsonSchemaConverter): ToolEntry<Scope> {
-  const { name, handler, input, output, requires, visible, task = 'forbidden', ...wire } = def;
+  const { name, handler, input, output, requires, visible, scopes, task = 'forbidden', ...wire } = def;
   if (task !== 'forbidden' && task !== 'optional' && task !== 'required') {
     throw new Error(`Tool "${name}": task must be 'forbidden', 'optional' or 'required'`);
   }
@@ -100,6 +103,7 @@ function compileTool<Scope>(def: ToolDefinition<Scope, SchemaLike | undefined, S
     paramHeaders: paramHeadersOf(inputSchema.jsonSchema),
     requires,
     visible,
+    scopes: scopeList(`Tool "${name}"`, scopes),
     task,
     handler: handler as ToolEntry<Scope>['handler'],
   };

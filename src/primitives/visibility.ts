@@ -4,13 +4,14 @@
  * hints that it exists. With no rule anywhere, nothing here runs and nothing is allocated per request.
  */
 import type { BusEvent } from '../state/bus.js';
+import { hasScopes, type AuthInfo } from '../context/auth-info.js';
 import type { Context } from '../context/context.js';
 import type { Connection } from '../signing/session-ids.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { HANDSHAKE_VERSIONS } from '../protocol/versions.js';
 
 /** What visibility rules may look at: the facts of the request, never its channel back to the client. */
-export type Caller<Scope> = Pick<Context<Scope>, 'scope' | 'era' | 'protocolVersion' | 'client'>;
+export type Caller<Scope> = Pick<Context<Scope>, 'scope' | 'era' | 'protocolVersion' | 'client'> & { readonly auth?: AuthInfo | undefined };
 
 /** A registration's own rule: return true when this caller may see (and so use) the primitive. */
 export type VisibleRule<Scope> = (caller: Caller<Scope>) => boolean;
@@ -29,25 +30,80 @@ export interface Primitive {
 /** The server-wide filter: applied to every primitive, after the primitive's own `visible` rule. */
 export type VisibilityFilter<Scope> = (primitive: Primitive, caller: Caller<Scope>) => boolean;
 
+/** The server-wide `scopes` option: the scopes of every primitive that names none, or a function of the primitive. */
+export type DefaultScopes = readonly string[] | ((primitive: Primitive) => readonly string[] | undefined);
+
 /** An entry a registry can filter. */
 export interface Filterable<Scope> extends Primitive {
   readonly visible: VisibleRule<Scope> | undefined;
+  /** The OAuth scopes a caller's token needs to see and use it (undefined: the server's default). */
+  readonly scopes?: readonly string[] | undefined;
 }
 
-/** Applies the rules. A rule that throws hides the primitive (fail closed) and is reported to the server log. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/; // RFC 6749 §3.3 scope-token
+
+/** Checks a `scopes` option at registration: a list of RFC 6749 scope tokens, copied and frozen. */
+export function scopeList(owner: string, value: unknown): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((s) => typeof s === 'string' && SCOPE_TOKEN.test(s))) {
+    throw new Error(`${owner}: scopes must be an array of OAuth scope names (no spaces, quotes or backslashes)`);
+  }
+  return Object.freeze([...value]);
+}
+
+/**
+ * Applies the rules and the scopes. A rule that throws hides the primitive (fail closed) and is
+ * reported to the server log. Scopes apply to callers with a verified token (`caller.auth`) only.
+ */
 export class Visibility<Scope> {
+  readonly #defaults: DefaultScopes | undefined;
+
   constructor(
     readonly filter: VisibilityFilter<Scope> | undefined,
     private readonly report: (error: unknown) => void,
-  ) {}
+    defaults?: DefaultScopes,
+  ) {
+    if (defaults !== undefined && typeof defaults !== 'function') scopeList('MiniMCP option scopes', defaults);
+    this.#defaults = defaults;
+  }
 
+  /** True when some primitives may need scopes by default: lists may differ by caller. */
+  get scoped(): boolean {
+    return this.#defaults !== undefined;
+  }
+
+  /** Whether the caller may see the primitive: its rules pass and its token has the scopes. */
   allows(entry: Filterable<Scope>, caller: Caller<Scope>): boolean {
+    return this.rulesAllow(entry, caller) && this.missing(entry, caller) === undefined;
+  }
+
+  /** The `visible` rules alone (the primitive's own, then the server's filter). */
+  rulesAllow(entry: Filterable<Scope>, caller: Caller<Scope>): boolean {
     try {
       return (entry.visible === undefined || entry.visible(caller) === true) &&
         (this.filter === undefined || this.filter(entry, caller) === true);
     } catch (error) {
       this.report(error);
       return false;
+    }
+  }
+
+  /** The scopes the entry needs when the caller's token lacks one of them; undefined when it may go on. */
+  missing(entry: Filterable<Scope>, caller: Caller<Scope>): readonly string[] | undefined {
+    const auth = caller.auth;
+    if (auth === undefined) return undefined;
+    const needed = entry.scopes ?? this.#defaultsOf(entry);
+    return needed === undefined || hasScopes(auth, needed) ? undefined : needed;
+  }
+
+  #defaultsOf(entry: Filterable<Scope>): readonly string[] | undefined {
+    const defaults = this.#defaults;
+    if (typeof defaults !== 'function') return defaults;
+    try {
+      return scopeList('MiniMCP option scopes', defaults(entry));
+    } catch (error) {
+      this.report(error);
+      return ['(unavailable)']; // a broken function hides the primitive (fail closed)
     }
   }
 }

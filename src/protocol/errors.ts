@@ -56,6 +56,16 @@ export class McpError extends Error {
 /** Thrown by the framework for errors that must reach the client as protocol errors, even from a tool. */
 export class ProtocolError extends McpError {}
 
+/**
+ * A token without the scopes an operation needs: HTTP answers 403 with a `WWW-Authenticate`
+ * `insufficient_scope` challenge naming `scopes`, so the client can ask for them (step-up).
+ */
+export class InsufficientScopeError extends ProtocolError {
+  constructor(readonly scopes: readonly string[]) {
+    super(ErrorCode.InvalidRequest, `Forbidden: this operation needs the scope ${scopes.join(' ')}`, undefined, 403);
+  }
+}
+
 /** Resource not found: -32602 with `data.uri`, as SEP-2164 requires (never an empty `contents`). */
 export class ResourceNotFoundError extends McpError {
   readonly uri: string;

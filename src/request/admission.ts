@@ -24,7 +24,7 @@ export interface Admission extends AdmittedFacts {
 }
 
 export function admit<Scope>(core: Core<Scope>, method: string, params: JsonObject, facts: MessageFacts<Scope>, into: Admission): McpError | undefined {
-  into.principal = facts.principal ?? core.principalOf(facts.scope);
+  into.principal = facts.principal ?? core.principalOf(facts.scope, facts.auth);
   const era = facts.era ?? decideEra(params, facts.headers);
   const revision = revisionOf(era);
   const unknown = openSession(core, method, facts, revision, into);

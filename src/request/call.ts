@@ -7,6 +7,7 @@
  * No promise and no closure on the synchronous path: `run()` returns the Outcome when the handler
  * returned a value. A handler's promise gets one `.then`; the outcome then goes to the sink.
  */
+import type { AuthInfo } from '../context/auth-info.js';
 import { MrtrBroker, StreamBroker, type InputBroker } from '../context/client-requests.js';
 import { Context, runWithContext, type ClientFacts, type ContextHost } from '../context/context.js';
 import { loadCrypto, mrtrAnswers } from '../signing/request-state.js';
@@ -90,6 +91,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
 
   get scope(): Scope {
     return this.#facts.scope as Scope;
+  }
+  get auth(): AuthInfo | undefined {
+    return this.#facts.auth;
   }
   get headers(): MessageFacts['headers'] {
     return this.#facts.headers;

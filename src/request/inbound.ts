@@ -39,7 +39,7 @@ export function routeMessage<Scope>(core: Core<Scope>, message: unknown, facts: 
   }
 }
 
-const principalOf = <Scope>(core: Core<Scope>, facts: MessageFacts<Scope>): string => facts.principal ?? core.principalOf(facts.scope);
+const principalOf = <Scope>(core: Core<Scope>, facts: MessageFacts<Scope>): string => facts.principal ?? core.principalOf(facts.scope, facts.auth);
 
 /**
  * The connection a notification or client response belongs to: the transport's, or the session it

@@ -5,7 +5,7 @@
 import type { Context } from '../context/context.js';
 import type { CacheSettings, Core, Outcome, RequestInfo } from '../core.js';
 import type { Revision } from '../protocol/revisions/revision.js';
-import { McpError, UserError, clientErrorText, internalError } from '../protocol/errors.js';
+import { InsufficientScopeError, McpError, UserError, clientErrorText, internalError } from '../protocol/errors.js';
 import { BoundReached, firstTimeReached } from '../state/bounds.js';
 import { errorResponse, resultResponse, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
 import type { CacheHint } from '../types.js';
@@ -14,7 +14,9 @@ import type { CacheHint } from '../types.js';
 export const NO_REPLY: Outcome = { reply: undefined, status: 202 };
 
 export function errorOutcome(id: RequestId | null, error: McpError): Outcome {
-  return { reply: errorResponse(id, error), status: error.httpStatus ?? 200 };
+  const outcome: Outcome = { reply: errorResponse(id, error), status: error.httpStatus ?? 200 };
+  if (error instanceof InsufficientScopeError) outcome.scopes = error.scopes; // HTTP names them in its 403 challenge
+  return outcome;
 }
 
 export const resultOutcome = (id: RequestId, result: JsonObject): Outcome =>

@@ -1,6 +1,6 @@
 /**
- * Per-principal quotas of long-lived things. The principal is the server's `principalOf(scope)`:
- * the `principal` option, else the scope's own `principal` string; '' is anonymous.
+ * Per-principal quotas of long-lived things. The principal is the request's (the server's `principalOf(scope, auth)`):
+ * the `principal` option, else the token's, else the scope's own `principal` string; '' is anonymous.
  */
 import { ErrorCode } from '../protocol/errors.js';
 import { BoundReached } from '../state/bounds.js';

@@ -1,91 +1,139 @@
 /**
- * examples/auth over real HTTP: the 401 challenge, RFC 9728 metadata as the SDK v1 client discovers
- * it, the 403 scope refusal, and an authorized SDK client whose tool sees the user in ctx.scope.
+ * examples/auth as its contract states it: `AUTH_ISSUER=<issuer> PORT=N npm run -s start:auth` serves
+ * the math example at http://127.0.0.1:N/mcp, accepting JWTs from that issuer whose audience is that
+ * URL, tools needing `mcp:tools`; without AUTH_ISSUER it starts a local authorization server and
+ * prints its URL. Tokens come from the authorization servers themselves (client credentials).
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAuthServer } from '../../examples/auth/server.js';
+import { startIssuer, type TestIssuer } from '../support/oidc-issuer.js';
 
-let server: Awaited<ReturnType<typeof startAuthServer>>;
-let origin: string;
-beforeAll(async () => {
-  server = await startAuthServer({ port: 0 });
-  origin = new URL(server.url).origin;
-});
-afterAll(async () => {
-  await server.close();
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+const freePort = () => new Promise<number>((resolve) => {
+  const probe = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = probe.address() as { port: number };
+    probe.close(() => resolve(port));
+  });
 });
 
-const initialize = JSON.stringify({
-  jsonrpc: '2.0', id: 1, method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
-const post = (authorization?: string) =>
-  fetch(server.url, {
+interface Started {
+  child: ChildProcess;
+  url: string;
+  issuer: string;
+}
+
+/** Runs the npm script and reads the two URLs it prints. */
+async function startAuth(env: Record<string, string>): Promise<Started> {
+  const child = spawn('npm', ['run', '-s', 'start:auth'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise<Started>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /listening on (\S+)/.exec(out)?.[1];
+      const issuer = /Authorization server[^:]*: (\S+)/.exec(out)?.[1];
+      if (url && issuer) resolve({ child, url, issuer });
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', (chunk: Buffer) => void (out += chunk.toString()));
+    child.once('exit', () => reject(new Error(`start:auth exited early:\n${out}`)));
+  });
+}
+
+async function stop(started: Started | undefined): Promise<void> {
+  if (!started || started.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => started.child.once('exit', resolve));
+  started.child.kill('SIGTERM');
+  await exited;
+}
+
+/** A client-credentials token from the example's own authorization server, registered dynamically. */
+async function localToken(issuer: string, resource: string, scope?: string): Promise<string> {
+  const registration = await (await fetch(`${issuer}/reg`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(authorization ? { authorization } : {}) },
-    body: initialize,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_types: ['client_credentials'], response_types: [], redirect_uris: [], token_endpoint_auth_method: 'client_secret_basic', scope: 'mcp:tools' }),
+  })).json() as { client_id: string; client_secret: string };
+  const response = await fetch(`${issuer}/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${registration.client_id}:${registration.client_secret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({ grant_type: 'client_credentials', resource, ...(scope ? { scope } : {}) }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+async function withClient<T>(url: string, token: string, use: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ name: 'sdk-v1', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
+describe('npm run start:auth without AUTH_ISSUER: its own local authorization server', () => {
+  let started: Started;
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    started = await startAuth({ PORT: String(port), AUTH_ISSUER: '' });
+  }, 60_000);
+  afterAll(() => stop(started));
+
+  it('serves http://127.0.0.1:N/mcp and prints the local issuer, which its metadata names', async () => {
+    expect(started.url).toBe(`http://127.0.0.1:${port}/mcp`);
+    expect(started.issuer).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const refused = await fetch(started.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{}' });
+    expect(refused.status).toBe(401);
+    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(refused);
+    expect(scope).toBe('mcp:tools');
+    expect(await (await fetch(resourceMetadataUrl!)).json()).toMatchObject({ resource: started.url, authorization_servers: [started.issuer], scopes_supported: ['mcp:tools'] });
   });
 
-describe('auth example', () => {
-  it('answers 401 with a Bearer challenge that points to the metadata', async () => {
-    const response = await post();
-    expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe(
-      `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource", scope="mcp:tools"`,
-    );
-    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Unauthorized: a bearer token is required' } });
-    // The SDK reads the challenge the way its OAuth flow does.
-    expect(extractWWWAuthenticateParams(response)).toEqual({
-      resourceMetadataUrl: new URL(`${origin}/.well-known/oauth-protected-resource`),
-      scope: 'mcp:tools',
-      error: undefined,
+  it('a token from it with mcp:tools calls the math tools; one without sees none and gets 403 on a call', async () => {
+    const tools = await localToken(started.issuer, started.url, 'mcp:tools');
+    await withClient(started.url, tools, async (client) => {
+      expect((await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })).structuredContent).toEqual({ result: 5 });
+    });
+    const bare = await localToken(started.issuer, started.url);
+    await withClient(started.url, bare, async (client) => {
+      expect((await client.listTools()).tools).toEqual([]);
+      await expect(client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })).rejects.toThrow('Forbidden: this operation needs the scope mcp:tools');
+      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['math://constants/pi']); // open to any valid token
     });
   });
+});
 
-  it('answers 401 invalid_token for an unknown token and 403 insufficient_scope for a token without mcp:tools', async () => {
-    const invalid = await post('Bearer nope');
-    expect(invalid.status).toBe(401);
-    expect(extractWWWAuthenticateParams(invalid).error).toBe('invalid_token');
-    const bob = await post('Bearer demo-token-bob');
-    expect(bob.status).toBe(403);
-    expect(extractWWWAuthenticateParams(bob)).toMatchObject({ error: 'insufficient_scope', scope: 'mcp:tools' });
-    expect((await post('Basic YWxpY2U6eA==')).status).toBe(401);
+describe('AUTH_ISSUER=<issuer> PORT=N npm run -s start:auth', () => {
+  let issuer: TestIssuer;
+  let started: Started | undefined;
+  beforeAll(async () => {
+    issuer = await startIssuer();
+  });
+  afterAll(async () => {
+    await stop(started);
+    await issuer.close();
   });
 
-  it('serves RFC 9728 protected-resource metadata, found by the SDK with and without the challenge', async () => {
-    const expected = {
-      resource: server.url,
-      authorization_servers: ['https://auth.example.com'],
-      bearer_methods_supported: ['header'],
-      scopes_supported: ['mcp:tools'],
-      resource_name: 'MiniMCP auth example',
-    };
-    const response = await fetch(`${origin}/.well-known/oauth-protected-resource`);
-    expect([response.status, response.headers.get('content-type')]).toEqual([200, 'application/json']);
-    expect(await response.json()).toEqual(expected);
-    const { resourceMetadataUrl } = extractWWWAuthenticateParams(await post());
-    expect(await discoverOAuthProtectedResourceMetadata(server.url, { resourceMetadataUrl })).toEqual(expected);
-    expect(await discoverOAuthProtectedResourceMetadata(server.url)).toEqual(expected); // path-aware well-known URL
-    expect((await fetch(`${origin}/.well-known/oauth-protected-resource`, { method: 'POST' })).status).toBe(405);
-  });
-
-  it('lets an authorized SDK client call a tool that sees the user in ctx.scope', async () => {
-    const client = new Client({ name: 'sdk-v1', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), {
-      requestInit: { headers: { authorization: 'Bearer demo-token-alice' } },
-    }));
-    try {
-      expect((await client.callTool({ name: 'whoami', arguments: {} })).content).toEqual([{ type: 'text', text: 'Alice (alice)' }]);
-    } finally {
-      await client.close();
-    }
-  });
-
-  it('refuses the SDK client that has no token', async () => {
-    const client = new Client({ name: 'sdk-v1', version: '1.0.0' });
-    await expect(client.connect(new StreamableHTTPClientTransport(new URL(server.url)))).rejects.toThrow(/401|Unauthorized/);
-  });
+  it('accepts that issuer\'s JWTs for http://127.0.0.1:N/mcp, and no others', async () => {
+    const port = await freePort();
+    started = await startAuth({ PORT: String(port), AUTH_ISSUER: issuer.issuer });
+    expect([started.url, started.issuer]).toEqual([`http://127.0.0.1:${port}/mcp`, issuer.issuer]);
+    const token = await issuer.clientToken('alice-app', started.url, 'mcp:tools');
+    await withClient(started.url, token, async (client) => {
+      expect((await client.callTool({ name: 'multiply', arguments: { a: 6, b: 7 } })).structuredContent).toEqual({ result: 42 });
+    });
+    const elsewhere = await issuer.clientToken('alice-app', `http://127.0.0.1:${port + 1}/mcp`, 'mcp:tools');
+    const refused = await fetch(started.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${elsewhere}` }, body: '{}' });
+    expect([refused.status, extractWWWAuthenticateParams(refused).error]).toEqual([401, 'invalid_token']);
+  }, 60_000);
 });

@@ -8,7 +8,9 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { SignJWT, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PRIVATE_JWK, RUNTIME_ISSUER, RUNTIME_RESOURCE } from './servers/auth-keys.js';
 
 const RUNTIME = process.env.RUNTIME_NAME ?? '';
 const BASE = process.env.RUNTIME_URL ?? '';
@@ -159,6 +161,40 @@ describe.runIf(BASE)(`${RUNTIME}: the built package over HTTP`, () => {
       });
     });
   }
+
+  describe('minimcp/auth: a JWT-protected call (the runtime verifies ES256 with its own Web Crypto)', () => {
+    const token = async (scope: string, aud = RUNTIME_RESOURCE) =>
+      new SignJWT({ iss: RUNTIME_ISSUER, sub: 'rt-user', aud, scope, client_id: 'rt' })
+        .setProtectedHeader({ alg: 'ES256', kid: PRIVATE_JWK.kid, typ: 'at+jwt' })
+        .setIssuedAt().setExpirationTime('5m')
+        .sign(await importJWK(PRIVATE_JWK, 'ES256'));
+    const call = (authorization: string | undefined) =>
+      fetch(`${BASE}/auth`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'add',
+          ...(authorization ? { authorization } : {}),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0', id: 1, method: 'tools/call',
+          params: { name: 'add', arguments: { a: 2, b: 3 }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+        }),
+      });
+
+    it('serves a valid token (twice: the second from the cache), refuses a missing, foreign or under-scoped one', async () => {
+      const good = `Bearer ${await token('mcp:tools')}`;
+      for (let i = 0; i < 2; i++) {
+        const served = await call(good);
+        expect(served.status).toBe(200);
+        expect((await served.json()).result.structuredContent).toEqual({ result: 5 });
+      }
+      const missing = await call(undefined);
+      expect([missing.status, missing.headers.get('www-authenticate')]).toEqual([401, expect.stringContaining('resource_metadata="https://mcp.runtime.test/.well-known/oauth-protected-resource/auth"')]);
+      expect((await call(`Bearer ${await token('mcp:tools', 'https://elsewhere.test/mcp')}`)).status).toBe(401);
+      const narrow = await call(`Bearer ${await token('other')}`);
+      expect([narrow.status, narrow.headers.get('www-authenticate')]).toEqual([403, expect.stringContaining('error="insufficient_scope"')]);
+    });
+  });
 
   describe('the over-limit body', () => {
     // 5 MB against the 4 MiB default: the client must read the 413, not a reset connection.

@@ -6,20 +6,20 @@ import { describe, expect, it } from 'vitest';
 import { MiniMCP } from '../../src/index.js';
 import { createFetchHandler } from '../../src/transports/http/index.js';
 import { serve } from '../../src/transports/http/node.js';
-import { positiveInt } from '../../src/option-checks.js';
+import { intOption } from '../../src/option-checks.js';
 
 const mcp = () => new MiniMCP({ name: 'options', version: '1' });
 
 describe('numeric options', () => {
   it('takes the fallback when unset and the value when it is an integer in range', () => {
-    expect(positiveInt({}, 'x', 7)).toBe(7);
-    expect(positiveInt({ x: 3 }, 'x', 7)).toBe(3);
-    expect(positiveInt({ x: 10 }, 'x', 7, { max: 10 })).toBe(10);
+    expect(intOption({}, 'x', 7)).toBe(7);
+    expect(intOption({ x: 3 }, 'x', 7)).toBe(3);
+    expect(intOption({ x: 10 }, 'x', 7, { max: 10 })).toBe(10);
   });
 
   it('refuses zero, fractions, strings and values past the maximum, naming the owner and the option', () => {
     for (const x of [0, -1, 1.5, '5', Number.NaN, 11]) {
-      expect(() => positiveInt({ x }, 'x', 7, { max: 10, owner: 'HTTP option' })).toThrow(/^HTTP option x must be a positive integer \(at most 10\)/);
+      expect(() => intOption({ x }, 'x', 7, { max: 10, owner: 'HTTP option' })).toThrow(/^HTTP option x must be a positive integer \(at most 10\)/);
     }
   });
 

@@ -87,6 +87,9 @@ class CorsExchange<Scope> implements Exchange<Scope> {
   get(name: string): string | undefined {
     return this.inner.get(name);
   }
+  target(): string {
+    return this.inner.target();
+  }
   scope(): Scope | Promise<Scope> | undefined {
     return this.inner.scope();
   }

@@ -37,6 +37,8 @@ export interface Exchange<Scope> {
    * HeaderLookup and no wrapper object is built per request.
    */
   get(name: string): string | undefined;
+  /** The request target: path and query as received (the mount point's full path behind Express). */
+  target(): string;
   /** The caller's scope (fixed by the host, or from the scope factory); may throw. */
   scope(): Scope | Promise<Scope> | undefined;
   /**

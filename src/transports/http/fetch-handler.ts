@@ -112,6 +112,13 @@ class FetchExchange<Scope> implements Exchange<Scope>, BodySource {
     return name === 'host' ? hostOfUrl(this.#request.url) : undefined;
   }
 
+  target(): string {
+    const url = this.#request.url;
+    const start = url.indexOf('://');
+    const path = start < 0 ? -1 : url.indexOf('/', start + 3);
+    return path < 0 ? '/' : url.slice(path);
+  }
+
   scope(): Scope | Promise<Scope> | undefined {
     if (this.#init !== undefined && 'scope' in this.#init) return this.#init.scope;
     return this.#factory?.(this.#request);

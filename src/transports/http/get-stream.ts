@@ -13,6 +13,7 @@ import { ACCEPTS_SSE, acceptedTypes } from './media-types.js';
 import type { Settings } from './options.js';
 import { isHttpError, refuse, refuseScope } from './refusals.js';
 import { IdleKeepAlive, SSE_HEADERS, streamOwner } from './sse.js';
+import { principalFor } from './auth-gate.js';
 
 /** A GET that carries a session id or a Last-Event-ID (anything else is 405 at the gate). */
 export async function serveGet<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>): Promise<void> {
@@ -20,32 +21,33 @@ export async function serveGet<Scope>(mcp: MiniMCP<Scope>, settings: Settings, e
     return refuse(ex, 405, -32600, 'Method Not Allowed: this MCP endpoint only accepts POST', { allow: 'POST' }); // 2026 has no GET
   }
   if (!(acceptedTypes(ex.get('accept')) & ACCEPTS_SSE)) return refuse(ex, 406, -32600, 'Not Acceptable: Accept must allow text/event-stream');
-  let scope: Scope | undefined;
+  let principal: string;
   try {
-    scope = await ex.scope();
+    const auth = await settings.auth?.authenticate(ex);
+    principal = await principalFor(mcp, await ex.scope(), auth, ex);
   } catch (error) {
     if (!isHttpError(error) && ex.fail?.(error)) return;
     return refuseScope(ex, settings, error);
   }
   // A GET stream takes a place in the quota listen streams and tasks/result waits share, until it ends.
-  const release = mcp.holdStream(scope);
+  const release = mcp.holdStream(principal);
   if (typeof release !== 'function') return refuse(ex, 503, release.code, release.message, { 'retry-after': settings.retryAfter });
   ex.signal.addEventListener('abort', release, { once: true });
   const lastEventId = ex.get('last-event-id');
   let open = false;
   try {
     open = lastEventId !== undefined
-      ? await resume(mcp, settings, ex, scope, lastEventId, release)
-      : await notifications(mcp, settings, ex, scope, ex.get('mcp-session-id')!);
+      ? await resume(settings, ex, principal, lastEventId, release)
+      : await notifications(mcp, settings, ex, principal, ex.get('mcp-session-id')!);
   } finally {
     if (!open) release();
   }
 }
 
 /** The session's notification stream, until the client goes away; false when it was not opened. */
-async function notifications<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>, scope: Scope | undefined, session: string): Promise<boolean> {
+async function notifications<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>, principal: string, session: string): Promise<boolean> {
   const idle = new IdleKeepAlive(ex);
-  const watch = await mcp.watchSession(session, scope, (message) => {
+  const watch = await mcp.watchSession(session, principal, (message) => {
     ex.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
     idle.sent();
   });
@@ -78,9 +80,9 @@ function refused(ex: Exchange<unknown>, status: number, message: string): false 
  * scope factory); the stream must belong to the same Mcp-Session-Id. False when no stream stays
  * open; otherwise `release` is called when it ends.
  */
-async function resume<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex: Exchange<Scope>, scope: Scope | undefined, lastEventId: string, release: () => void): Promise<boolean> {
+async function resume<Scope>(settings: Settings, ex: Exchange<Scope>, principal: string, lastEventId: string, release: () => void): Promise<boolean> {
   const session = ex.get('mcp-session-id');
-  const found = await settings.events.resume(lastEventId.trim(), streamOwner(mcp.principalOf(scope), session));
+  const found = await settings.events.resume(lastEventId.trim(), streamOwner(principal, session));
   if (found === undefined) return refused(ex, 404, 'Not Found: no resumable stream for this Last-Event-ID and session');
   const { missed, done } = found;
   if (done && missed.length === 0) return (ex.respond(204, undefined, undefined), false); // nothing more: stop reconnecting

@@ -3,7 +3,7 @@
  * the shared exchange logic directly (no Web Request/Response on this hot path), and its event
  * listeners are module-level functions that find their exchange through a symbol: no closures per request.
  */
-import { positiveInt, type IntLimits } from '../../option-checks.js';
+import { intOption, type IntLimits } from '../../option-checks.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MiniMCP } from '../../server.js';
@@ -79,6 +79,11 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
       if (lower !== name) value = headers[lower];
     }
     return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  target(): string {
+    const req = this.#req as IncomingMessage & { originalUrl?: string };
+    return req.originalUrl ?? req.url ?? '/'; // Express strips its mount path from req.url
   }
 
   scope(): Scope | Promise<Scope> | undefined {
@@ -210,19 +215,21 @@ export async function serve<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Sc
   if (override) return override.serve(mcp, options);
   const { port = 0, host = '127.0.0.1', path = '/mcp', requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, maxConnections, ...handlerOptions } = options;
   if (!path.startsWith('/')) throw new TypeError(`serve() option path must start with "/", got ${path}`);
-  const requestTimeout = positiveInt(options, 'requestTimeoutMs', 60_000, SERVE);
-  const headersTimeout = Math.min(positiveInt(options, 'headersTimeoutMs', 15_000, SERVE), requestTimeout); // node requires <=
+  const requestTimeout = intOption(options, 'requestTimeoutMs', 60_000, SERVE);
+  const headersTimeout = Math.min(intOption(options, 'headersTimeoutMs', 15_000, SERVE), requestTimeout); // node requires <=
   const handler = createNodeHandler(mcp as MiniMCP<unknown>, handlerOptions); // the public signature checked the scope already
+  const metadataPaths = options.auth?.metadataPaths;
   // Node checks the two timeouts above on this interval (its default, 30 s, would let a trickle live 50% longer).
   const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: 5_000 }, (req, res) => {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
-    if ((query < 0 ? url : url.slice(0, query)) === path) return handler(req, res);
+    const target = query < 0 ? url : url.slice(0, query);
+    if (target === path || metadataPaths?.includes(target)) return handler(req, res); // the handler answers the metadata
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(NOT_FOUND);
   });
-  server.keepAliveTimeout = positiveInt(options, 'keepAliveTimeoutMs', 5_000, SERVE);
-  server.maxConnections = positiveInt(options, 'maxConnections', 2_048, SERVE);
+  server.keepAliveTimeout = intOption(options, 'keepAliveTimeoutMs', 5_000, SERVE);
+  server.maxConnections = intOption(options, 'maxConnections', 2_048, SERVE);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

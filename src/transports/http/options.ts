@@ -3,7 +3,8 @@ import type { ReplayStore } from '../../state/replay.js';
 import { corsRule, type CorsOptions, type CorsRule } from './cors.js';
 import { IdleSweeper } from '../../request/limits.js';
 import { DEFAULT_HOSTS, hostRule, type HostRule } from './origin.js';
-import { positiveInt, type IntLimits } from '../../option-checks.js';
+import { intOption, type IntLimits } from '../../option-checks.js';
+import type { HttpAuth } from './auth-gate.js';
 
 export interface DnsRebindingOptions {
   /**
@@ -53,6 +54,13 @@ export interface HttpOptions {
   cors?: CorsOptions;
   /** Seconds sent in `Retry-After` when the server is overloaded (503). Default 1. */
   retryAfterSeconds?: number;
+  /**
+   * OAuth 2.1 resource server: `oauthResourceServer({ issuer, resource, ... })` from minimcp/auth.
+   * Every request needs a valid access token (401 with a challenge otherwise), its facts become
+   * `ctx.auth` and its `iss`+`sub` the principal; the Protected Resource Metadata is served at
+   * `auth.metadataPaths`. See docs/authorization.md.
+   */
+  auth?: HttpAuth;
   /** Log of unexpected transport failures (answered 500 without details). Default: stderr. */
   onError?: (error: unknown) => void;
 }
@@ -72,6 +80,7 @@ export interface Settings {
   readonly hosts: HostRule | undefined;
   readonly cors: CorsRule | undefined;
   readonly retryAfter: string;
+  readonly auth: HttpAuth | undefined;
   readonly onError: (error: unknown) => void;
 }
 
@@ -84,18 +93,27 @@ export function resolveSettings(options: HttpOptions = {}, events: ReplayStore):
   const dns = options.dnsRebinding;
   return {
     streamable: mode === 'streamable',
-    maxBodyBytes: positiveInt(options, 'maxBodyBytes', 4 * 1024 * 1024, HTTP),
-    maxBufferedBytes: positiveInt(options, 'maxBufferedBytes', 64 * 1024 * 1024, HTTP),
-    bodyDeadline: new IdleSweeper(positiveInt(options, 'bodyTimeoutMs', 30_000, HTTP)),
-    keepAliveMs: positiveInt(options, 'keepAliveMs', 15_000, HTTP),
-    maxStreamBacklogBytes: positiveInt(options, 'maxStreamBacklogBytes', 4 * 1024 * 1024, HTTP),
-    sseRetryMs: positiveInt(options, 'sseRetryMs', 1000, HTTP),
+    maxBodyBytes: intOption(options, 'maxBodyBytes', 4 * 1024 * 1024, HTTP),
+    maxBufferedBytes: intOption(options, 'maxBufferedBytes', 64 * 1024 * 1024, HTTP),
+    bodyDeadline: new IdleSweeper(intOption(options, 'bodyTimeoutMs', 30_000, HTTP)),
+    keepAliveMs: intOption(options, 'keepAliveMs', 15_000, HTTP),
+    maxStreamBacklogBytes: intOption(options, 'maxStreamBacklogBytes', 4 * 1024 * 1024, HTTP),
+    sseRetryMs: intOption(options, 'sseRetryMs', 1000, HTTP),
     events,
     hosts: dns === false ? undefined : hostRule(dns?.allowedHosts ?? DEFAULT_HOSTS, dns?.allowedOrigins),
     cors: corsRule(options.cors),
-    retryAfter: String(positiveInt(options, 'retryAfterSeconds', 1, HTTP)),
+    retryAfter: String(intOption(options, 'retryAfterSeconds', 1, HTTP)),
+    auth: checkAuth(options.auth),
     onError: options.onError ?? ((error) => console.error('[minimcp] http transport failed:', error)),
   };
+}
+
+function checkAuth(auth: HttpAuth | undefined): HttpAuth | undefined {
+  if (auth === undefined) return undefined;
+  const valid = typeof auth === 'object' && auth !== null && typeof auth.authenticate === 'function' &&
+    typeof auth.metadataDocument === 'function' && typeof auth.insufficientScope === 'function' && Array.isArray(auth.metadataPaths);
+  if (!valid) throw new TypeError('HTTP option auth must come from oauthResourceServer() (minimcp/auth) or implement HttpAuth');
+  return auth;
 }
 
 /** The error logged when a stream is closed because its client stopped reading. */

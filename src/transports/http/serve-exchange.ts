@@ -18,6 +18,8 @@ import type { Settings } from './options.js';
 import { PostStream, streamOwner } from './sse.js';
 import { serveGet } from './get-stream.js';
 import { JSON_HEADERS, errorBody, isHttpError, refuse, refuseScope } from './refusals.js';
+import { isMetadataRequest, principalFor, serveMetadata } from './auth-gate.js';
+import type { AuthInfo } from '../../context/auth-info.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -49,7 +51,11 @@ export function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex
   const post = new PostExchange(mcp, settings, ex);
   try {
     const hosts = settings.hosts;
-    if (hosts && (!hostAllowed(hosts, ex.get('host')) || !(originAllowed(hosts, ex.get('origin')) || corsAllows(cors, ex.get('origin'))))) {
+    if (hosts && !hostAllowed(hosts, ex.get('host'))) return refuse(ex, 403, -32600, 'Forbidden: Host or Origin not allowed');
+    // The metadata is public and read from any origin (its own CORS answer), so it comes before the Origin check.
+    const auth = settings.auth;
+    if (auth !== undefined && isMetadataRequest(auth, exchange)) return serveMetadata(auth, exchange);
+    if (hosts && !(originAllowed(hosts, ex.get('origin')) || corsAllows(cors, ex.get('origin')))) {
       return refuse(ex, 403, -32600, 'Forbidden: Host or Origin not allowed');
     }
     if (cors && ex.method === 'OPTIONS') return answerPreflight(cors, ex);
@@ -65,17 +71,7 @@ export function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex
     const accepts = acceptedTypes(ex.get('accept'));
     if (!(accepts & ACCEPTS_JSON)) return refuse(ex, 406, -32600, 'Not Acceptable: Accept must allow application/json');
     post.accepts = accepts;
-    let scope: Scope | Promise<Scope> | undefined;
-    try {
-      scope = ex.scope();
-    } catch (error) {
-      return post.scopeFailed(error);
-    }
-    if (scope instanceof Promise) {
-      scope.then((value) => post.read(value), (error: unknown) => post.scopeFailed(error));
-    } else {
-      post.read(scope);
-    }
+    post.admit();
   } catch (error) {
     post.fail(error);
   }
@@ -88,6 +84,9 @@ export function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex
 class PostExchange<Scope> implements BodySink, OutcomeSink {
   accepts = 0;
   #scope: Scope | undefined;
+  /** The verified token (the `auth` option), and who the request is from. */
+  #auth: AuthInfo | undefined;
+  #principal = '';
   /** The request's id, for the 500 answer if something breaks. */
   #id: RequestId | null = null;
   #stream: PostStream | undefined;
@@ -100,8 +99,45 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
     private readonly ex: Exchange<Scope>,
   ) {}
 
+  /** The token first (with the `auth` option; synchronous when it was seen before), then the scope factory. */
+  admit(): void {
+    const auth = this.settings.auth;
+    if (auth === undefined) return this.authenticated(undefined);
+    let info: AuthInfo | Promise<AuthInfo>;
+    try {
+      info = auth.authenticate(this.ex);
+    } catch (error) {
+      return this.scopeFailed(error);
+    }
+    if (info instanceof Promise) info.then((value) => this.authenticated(value), (error: unknown) => this.scopeFailed(error));
+    else this.authenticated(info);
+  }
+
+  authenticated(auth: AuthInfo | undefined): void {
+    this.#auth = auth;
+    let scope: Scope | Promise<Scope> | undefined;
+    try {
+      scope = this.ex.scope();
+    } catch (error) {
+      return this.scopeFailed(error);
+    }
+    if (scope instanceof Promise) scope.then((value) => this.read(value), (error: unknown) => this.scopeFailed(error));
+    else this.read(scope);
+  }
+
   read(scope: Scope | undefined): void {
     this.#scope = scope;
+    try {
+      const principal = principalFor(this.mcp, scope, this.#auth, this.ex);
+      if (typeof principal === 'string') return this.readBody(principal);
+      principal.then((value) => this.readBody(value), (error: unknown) => this.fail(error));
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  readBody(principal: string): void {
+    this.#principal = principal;
     try {
       this.ex.readBody(this.settings.maxBodyBytes, this);
     } catch (error) {
@@ -159,7 +195,7 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
         signal = sse;
       }
 
-      const facts = { send, closeStream, waitUntil: ex.waitUntil, scope: this.#scope, signal, headers: ex, era, session, sessions: true };
+      const facts = { send, closeStream, waitUntil: ex.waitUntil, scope: this.#scope, auth: this.#auth, principal: this.#principal, signal, headers: ex, era, session, sessions: true };
       const outcome = this.mcp.route(value, facts, this);
       if (outcome !== undefined) this.deliver(outcome);
     } catch (error) {
@@ -174,7 +210,7 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
 
   /** The principal a kept stream counts against (resumable streams per principal). */
   get streamPrincipal(): string {
-    return this.mcp.principalOf(this.#scope);
+    return this.#principal;
   }
 
   /** The request's outcome, at once or later: JSON, the end of the SSE stream, or 202. */
@@ -187,6 +223,9 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
       if (reply === undefined) return ex.respond(202, undefined, undefined);
       let headers = JSON_HEADERS;
       if (outcome.status === 503) headers = { ...JSON_HEADERS, 'retry-after': this.settings.retryAfter };
+      else if (outcome.scopes !== undefined && this.settings.auth !== undefined) {
+        headers = { ...JSON_HEADERS, ...this.settings.auth.insufficientScope(outcome.scopes, this.#auth) };
+      }
       else if (outcome.session !== undefined) headers = { ...JSON_HEADERS, 'mcp-session-id': outcome.session };
       ex.respond(outcome.status, headers, serializeMessage(reply));
     } catch (error) {

@@ -5,9 +5,11 @@
  * runs the code users install.
  */
 import { MiniMCP, getContext } from 'minimcp';
+import { oauthResourceServer, type ResourceServer } from 'minimcp/auth';
 import { createFetchHandler, type FetchHandler } from 'minimcp/http';
 import { createConformanceFixture } from '../../../examples/conformance/fixture.js';
 import { createMathServer } from '../../../examples/math/server.js';
+import { PUBLIC_JWK, RUNTIME_ISSUER, RUNTIME_RESOURCE } from './auth-keys.js';
 
 /** Tools that report, on a later request, what the runtime did to an earlier one. */
 export function createProbe(): MiniMCP {
@@ -45,10 +47,19 @@ export const createApps = (): Record<string, MiniMCP> => ({
   '/probe': createProbe(),
 });
 
+/** The math example behind minimcp/auth (/auth): JWTs checked with the runtime's own Web Crypto. */
+export function createAuthApp(): { mcp: MiniMCP; auth: ResourceServer } {
+  const mcp = createMathServer({ scopes: ({ kind }) => (kind === 'tool' ? ['mcp:tools'] : undefined) });
+  const auth = oauthResourceServer({ issuer: RUNTIME_ISSUER, resource: RUNTIME_RESOURCE, jwks: { keys: [PUBLIC_JWK] }, scopes: ['mcp:tools'] });
+  return { mcp, auth };
+}
+
 /** One fetch handler per path, for the Web-standard runtimes (Bun, Deno, workerd). */
 export function createFetchApp(): FetchHandler<unknown> {
   // The probe's keep-alives are frequent: on workerd a disconnect surfaces only when a write fails.
   const handlers = new Map(Object.entries(createApps()).map(([path, mcp]) => [path, createFetchHandler(mcp, path === '/probe' ? { keepAliveMs: 200 } : {})]));
+  const { mcp, auth } = createAuthApp();
+  handlers.set('/auth', createFetchHandler(mcp, { auth }));
   return (request, init) => {
     const handler = handlers.get(new URL(request.url).pathname);
     return handler ? handler(request, init) : Promise.resolve(new Response('Not Found', { status: 404 }));

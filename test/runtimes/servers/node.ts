@@ -2,9 +2,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeHandler } from 'minimcp/node';
-import { createApps } from './apps.js';
+import { createApps, createAuthApp } from './apps.js';
 
 const handlers = new Map(Object.entries(createApps()).map(([path, mcp]) => [path, createNodeHandler(mcp)]));
+const { mcp, auth } = createAuthApp();
+handlers.set('/auth', createNodeHandler(mcp, { auth }));
 const server = createServer((req, res) => {
   const handler = handlers.get((req.url ?? '/').split('?')[0]!);
   if (handler) return handler(req, res);
