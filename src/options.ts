@@ -46,7 +46,8 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
    * The secret that signs MRTR requestState and 2025 session ids. Set `secret` (32 bytes or more)
    * when several instances serve the same clients, so each accepts what the others signed.
    */
-  requestState?: { secret?: string | Uint8Array; ttlMs?: number };
+  // `| undefined`: `secret: process.env.X` compiles under exactOptionalPropertyTypes (absent means the default).
+  requestState?: { secret?: string | Uint8Array | undefined; ttlMs?: number | undefined };
   /**
    * Who is asking, from the scope (e.g. the verified token's subject). Without it, the scope's own
    * `principal` property when that is a string. MRTR state, 2025 sessions, cancellation,

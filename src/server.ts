@@ -19,7 +19,7 @@ import {
 } from './primitives/resources.js';
 import { ToolRegistry, type ToolHandler, type ToolOptions } from './primitives/tools.js';
 import { ListView, VIEW, Visibility, type Caller } from './primitives/visibility.js';
-import type { SchemaLike } from './schema/standard-schema.js';
+import type { SchemaCheck, SchemaLike } from './schema/standard-schema.js';
 import type { Implementation } from './types.js';
 import { TASKS_EXTENSION } from './tasks/wire.js';
 import type { Era } from './protocol/versions.js';
@@ -88,10 +88,14 @@ export class MiniMCP<Scope = unknown> {
    */
   tool<const In extends SchemaLike | undefined, const Out extends SchemaLike>(
     name: string,
-    options: ToolOptions<In, Out, Scope> & { output: Out },
+    options: ToolOptions<In, Out, Scope> & { output: Out & SchemaCheck<Out>; input?: In & SchemaCheck<In> },
     handler: ToolHandler<Scope, NoInfer<In>, NoInfer<Out>>,
   ): this;
-  tool<const In extends SchemaLike | undefined = undefined>(name: string, options: ToolOptions<In, undefined, Scope>, handler: ToolHandler<Scope, NoInfer<In>, undefined>): this;
+  tool<const In extends SchemaLike | undefined = undefined>(
+    name: string,
+    options: ToolOptions<In, undefined, Scope> & { input?: In & SchemaCheck<In> },
+    handler: ToolHandler<Scope, NoInfer<In>, undefined>,
+  ): this;
   tool(name: string, options: ToolOptions<SchemaLike | undefined, SchemaLike | undefined, Scope>, handler: ToolHandler<Scope, undefined, undefined>): this {
     this.#core.tools.register({ ...options, name, handler });
     return this;
@@ -99,7 +103,7 @@ export class MiniMCP<Scope = unknown> {
 
   prompt<A extends SchemaLike | PromptArgument[] | undefined = undefined>(
     name: string,
-    options: PromptOptions<A, Scope>,
+    options: PromptOptions<A, Scope> & { arguments?: A & SchemaCheck<A> },
     handler: PromptHandler<Scope, A>,
   ): this {
     this.#core.prompts.register({ ...options, name, handler });

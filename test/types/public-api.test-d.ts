@@ -115,7 +115,9 @@ mcp.prompt('explain', { arguments: z.object({ topic: z.string() }) }, (args) => 
 
 // ---- programmatic calls -------------------------------------------------------------------------------
 
-expectTypeOf(mcp.tools.call).parameters.toEqualTypeOf<[name: string, args?: JsonObject, opts?: MessageFacts<unknown>]>();
+// `| undefined` written out: an optional parameter takes undefined under every flag, and TypeScript 7
+// keeps that apart from a bare optional tuple element under exactOptionalPropertyTypes.
+expectTypeOf(mcp.tools.call).parameters.toEqualTypeOf<[name: string, args?: JsonObject | undefined, opts?: MessageFacts<unknown> | undefined]>();
 expectTypeOf(mcp.tools.call('zod', { a: 1 })).resolves.toEqualTypeOf<JsonObject>();
 expectTypeOf(mcp.resources.read('x://y')).resolves.toEqualTypeOf<JsonObject>();
 
