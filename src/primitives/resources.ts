@@ -11,7 +11,7 @@ import { toReadResult } from './content.js';
 import type { MaybePromise } from './tools.js';
 import { Registry } from './registry.js';
 import type { TemplateVariableName, TemplateVariables } from './template-variables.js';
-import { canonicalUri, parseUriTemplate, type UriTemplate } from './uri-template.js';
+import { canonicalUri, foldCase, normalizePercent, parseUriTemplate, type UriTemplate } from './uri-template.js';
 import type { Caller, Visibility, VisibleRule } from './visibility.js';
 
 export interface ResourceOptions<Scope = unknown> {
@@ -127,7 +127,8 @@ export class ResourceRegistry<Scope> {
 
   /** Registers an RFC 6570 template such as `file:///{+path}`; returns a function that removes it. */
   addTemplate<T extends string>(uriTemplate: T, options: TemplateOptions<NoInfer<T>, Scope>, read: TemplateReader<Scope, NoInfer<T>>): () => boolean {
-    const template = parseUriTemplate(canonicalUri(uriTemplate));
+    // Not canonicalised as a URI first: that lowercased `{userId}` after `scheme://` (the parser folds its literals).
+    const template = parseUriTemplate(uriTemplate);
     const { complete, ...wire } = options;
     const entry: TemplateEntry<Scope> = {
       kind: 'resourceTemplate',
@@ -202,13 +203,14 @@ export class ResourceRegistry<Scope> {
    * A resource or template this caller may not see is skipped, exactly as if it were not registered.
    */
   async read(uri: string, ctx: Context<Scope>): Promise<ReadOutcome> {
-    const key = canonicalUri(uri);
+    const cased = normalizePercent(uri); // template variables are read from it, with their case
+    const key = foldCase(cased);
     const personal = this.personal;
     const fixed = this.#static.find(key, ctx);
     if (fixed) return { result: this.#shape(uri, await fixed.read(uri, ctx), fixed.mimeType), cache: fixed.cache, personal };
     this.#bySpecificity ??= [...this.#templates.values()].sort((a, b) => b.template.specificity - a.template.specificity);
     for (const entry of this.#bySpecificity) {
-      const vars = entry.template.matchCanonical(key);
+      const vars = entry.template.matchCanonical(key, cased);
       if (vars && this.#templates.allows(entry, ctx)) {
         return { result: this.#shape(uri, await entry.read(uri, vars, ctx), entry.mimeType), cache: entry.cache, personal };
       }
