@@ -99,6 +99,12 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   errorMessage?: string;
   /** The server log for unexpected errors. Default: stderr. */
   onError?: (error: unknown, request: RequestInfo | undefined) => void;
+  /**
+   * The server log's debug level: what stopped a request without anything failing (cancelled by the
+   * client, timed out, stopped by shutdown or a closed connection), once per request, naming the
+   * method, the tool, prompt or resource, and the reason. Default: one line on stderr.
+   */
+  onDebug?: (message: string, request: RequestInfo | undefined) => void;
 }
 
 // Lists change rarely and say so with list_changed; reads may be per user and live, so they are not cached.

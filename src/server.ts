@@ -42,6 +42,7 @@ export class MiniMCP<Scope = unknown> {
       bus.publish({ type: `${type}/list_changed` });
     };
     const onError = options.onError ?? ((error, request) => console.error(`[minimcp] ${request?.method ?? 'transport'} failed:`, error));
+    const onDebug = options.onDebug ?? ((message: string) => console.error(`[minimcp] ${message}`));
     if (options.visible !== undefined && typeof options.visible !== 'function') throw new TypeError('MiniMCP option visible must be a function');
     const visibility = new Visibility<Scope>(options.visible, (error) => this.#core.reportError(error, undefined));
     this.#core = {
@@ -58,6 +59,13 @@ export class MiniMCP<Scope = unknown> {
           onError(error, request);
         } catch {
           // The server log must never take the server down.
+        }
+      },
+      reportDebug: (message, request) => {
+        try {
+          onDebug(message, request);
+        } catch {
+          // Nor its debug level.
         }
       },
     };

@@ -165,20 +165,22 @@ function invoke<Scope>(tool: ToolEntry<Scope>, checked: Validation, ctx: Context
   try {
     value = tool.handler(checked.value as never, ctx);
   } catch (error) {
-    return failed(error, log, texts);
+    return failed(error, ctx, log, texts);
   }
-  return isThenable(value) ? Promise.resolve(value).then((v) => checkOutput(tool, v), (error: unknown) => failed(error, log, texts)) : checkOutput(tool, value);
+  return isThenable(value) ? Promise.resolve(value).then((v) => checkOutput(tool, v), (error: unknown) => failed(error, ctx, log, texts)) : checkOutput(tool, value);
 }
 
 /**
  * A thrown error becomes an `isError` result, except a protocol error (e.g. -32021 from ctx.elicit),
  * which propagates. A UserError or McpError is the handler's deliberate answer: its message is the
  * text. Anything else is logged, as a failing prompt or resource is (the server sees every tool that
- * broke), and the client reads only the generic text (`errorMessage`).
+ * broke), and the client reads only the generic text (`errorMessage`). Not logged when the request was
+ * stopped (cancel, timeout, shutdown): the handler throwing then is how it obeys `ctx.signal`, and the
+ * stop itself is logged once, at debug level, by the request.
  */
-function failed(error: unknown, log: ErrorLog, texts: ErrorTextSettings): CallToolResult {
+function failed<Scope>(error: unknown, ctx: Context<Scope>, log: ErrorLog, texts: ErrorTextSettings): CallToolResult {
   if (isProtocolError(error)) throw error;
-  if (!isDeliberate(error)) log.reportError(error);
+  if (!isDeliberate(error) && !ctx.signal.aborted) log.reportError(error);
   return toolError(clientErrorText(error, texts, 'The tool failed'));
 }
 

@@ -26,6 +26,7 @@ import { TaskRun } from '../tasks/task-run.js';
 import { ownerKey, type MaybePromise } from '../state/answers.js';
 import { applySession, patchConnection, type SessionPatch } from '../state/sessions.js';
 import { RequestTrace } from '../telemetry/request-trace.js';
+import { stopNote } from './stop-note.js';
 import type { TelemetrySpan } from '../telemetry/types.js';
 
 export { ownerKey } from '../state/answers.js';
@@ -340,6 +341,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   }
 
   protected override interrupted(why: Interrupt): void {
+    // A listen stream ends by being closed or cancelled: its normal end, not a stop worth a line.
+    const note = this.ended || this.#spec.stream ? undefined : stopNote(this.method, this.params, why, this.reason, this.#core.settings.idleTimeoutMs);
+    if (note !== undefined) this.#core.reportDebug(note, this.#info());
     if (!this.#waiting) return;
     // Sealing the MRTR state needs the hashing, loaded on the first round.
     const loading = why === 'input' ? loadCrypto() : undefined;

@@ -43,7 +43,10 @@ export interface TestClientOptions<Scope> {
 export interface CallOptions {
   /** Asks for progress (a progressToken is sent) and receives each `ctx.progress()`. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-  /** Cancels the request, as a closed connection or `notifications/cancelled` would. */
+  /**
+   * Cancels the request as a client does: `notifications/cancelled` (with the abort reason's message),
+   * so the server answers nothing and the call rejects with the signal's reason (an AbortError).
+   */
   signal?: AbortSignal;
   /** Extra `params._meta` fields. */
   meta?: JsonObject;
@@ -202,8 +205,9 @@ class InProcessClient<Scope> implements TestClient {
       resourcesListChanged: filter.resources === true,
     };
     if (filter.resourceUris) notifications.resourceSubscriptions = filter.resourceUris;
-    const stream = this.#send('subscriptions/listen', { notifications }, { signal: abort.signal }, (n) =>
-      n.method === 'notifications/subscriptions/acknowledged' ? acknowledged() : receive(n));
+    // Ended as a real client ends it: by closing the stream (the transport's signal), not by a cancel.
+    const stream = this.#send('subscriptions/listen', { notifications }, undefined, (n) =>
+      n.method === 'notifications/subscriptions/acknowledged' ? acknowledged() : receive(n), abort.signal);
     await Promise.race([ready, stream]);
     return async () => {
       abort.abort();
@@ -268,16 +272,24 @@ class InProcessClient<Scope> implements TestClient {
     return Object.keys(meta).length ? { ...params, _meta: meta } : params;
   }
 
-  async #send(method: string, params: JsonObject, call?: CallOptions, onNotification?: OnNotification): Promise<JsonObject> {
+  async #send(method: string, params: JsonObject, call?: CallOptions, onNotification?: OnNotification, closed?: AbortSignal): Promise<JsonObject> {
     const id = `test-${++this.#nextId}`;
-    const opts = {
-      connection: this.#modern ? undefined : this.#connection,
-      scope: this.#options.scope,
-      send: this.#channel(call, onNotification),
-      signal: call?.signal,
+    const cancel = call?.signal;
+    cancel?.throwIfAborted();
+    const caller = { connection: this.#modern ? undefined : this.#connection, scope: this.#options.scope };
+    const opts = { ...caller, send: this.#channel(call, onNotification), signal: closed };
+    const onAbort = () => {
+      const reason = cancel?.reason instanceof Error ? cancel.reason.message : String(cancel?.reason);
+      void this.#mcp.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: this.#envelope({ requestId: id, reason }, undefined, id) }, caller);
     };
-    const { reply } = await this.#mcp.dispatch({ jsonrpc: '2.0', id, method, params: this.#envelope(params, call, id) }, opts);
-    if (reply === undefined) throw new Error(`${method} got no answer (cancelled by the client)`);
+    cancel?.addEventListener('abort', onAbort, { once: true });
+    let reply: JsonObject | undefined;
+    try {
+      ({ reply } = await this.#mcp.dispatch({ jsonrpc: '2.0', id, method, params: this.#envelope(params, call, id) }, opts));
+    } finally {
+      cancel?.removeEventListener('abort', onAbort);
+    }
+    if (reply === undefined) throw cancel?.aborted ? cancel.reason : new Error(`${method} got no answer (cancelled by the client)`);
     const error = reply.error as { code: number; message: string; data?: unknown } | undefined;
     if (error) throw toError(error);
     return reply.result as JsonObject;
