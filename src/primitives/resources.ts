@@ -27,6 +27,8 @@ export interface ResourceOptions<Scope = unknown> {
   cache?: CacheHint;
   /** Who may see and read it; to everyone else it does not exist (and its reads are never cached publicly). */
   visible?: VisibleRule<Scope>;
+  /** Replaces what is registered under the same URI or URI template; without it a second registration is an error. */
+  replace?: boolean;
 }
 
 export interface TemplateOptions<T extends string = string, Scope = unknown> extends Omit<ResourceOptions<Scope>, 'size'> {
@@ -81,7 +83,7 @@ export interface ReadOutcome {
   personal: boolean;
 }
 
-function definitionOf<Scope>(key: 'uri' | 'uriTemplate', value: string, { cache: _cache, visible: _visible, ...options }: ResourceOptions<Scope>): JsonObject {
+function definitionOf<Scope>(key: 'uri' | 'uriTemplate', value: string, { cache: _cache, visible: _visible, replace: _replace, ...options }: ResourceOptions<Scope>): JsonObject {
   const definition: JsonObject = { [key]: value, name: options.name ?? defaultName(value), ...options };
   for (const k of Object.keys(definition)) if (definition[k] === undefined) delete definition[k];
   return definition;
@@ -112,6 +114,7 @@ export class ResourceRegistry<Scope> {
   /** Registers a resource at a fixed URI; returns a function that removes it. */
   add(uri: string, options: ResourceOptions<Scope>, read: ResourceReader<Scope>): () => boolean {
     if (typeof uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) throw new Error(`Invalid resource URI: ${uri}`);
+    if (/[{}]/.test(uri)) throw new Error(`Resource URI ${uri} has braces: a URI with variables is a template, register it with resourceTemplate()`);
     const key = canonicalUri(uri);
     const entry: StaticEntry<Scope> = {
       kind: 'resource',
@@ -122,7 +125,7 @@ export class ResourceRegistry<Scope> {
       cache: options.cache,
       read,
     };
-    return this.#static.add(key, entry);
+    return this.#static.add(key, entry, options.replace === true);
   }
 
   /** Registers an RFC 6570 template such as `file:///{+path}`; returns a function that removes it. */
@@ -141,7 +144,7 @@ export class ResourceRegistry<Scope> {
       complete: complete as Record<string, Completer> | undefined,
       read: read as TemplateReader<Scope>,
     };
-    return this.#templates.add(uriTemplate, entry);
+    return this.#templates.add(uriTemplate, entry, options.replace === true);
   }
 
   remove(uri: string): boolean {

@@ -35,6 +35,8 @@ export interface ToolOptions<In extends SchemaLike | undefined = undefined, Out 
   requires?: ClientCapabilities;
   /** Who may see and call it; to everyone else the tool does not exist (see docs/authorization.md). */
   visible?: VisibleRule<Scope>;
+  /** Replaces what is registered under the same name; without it a second registration is an error. */
+  replace?: boolean;
   /**
    * Whether the tool may run as a task (2025 `execution.taskSupport`): 'forbidden' (the default),
    * 'optional' (a task when the client supports tasks), 'required' (refused to clients that do not).
@@ -75,7 +77,7 @@ const NO_ARGUMENTS: CompiledSchema = {
 };
 
 function compileTool<Scope>(def: ToolDefinition<Scope, SchemaLike | undefined, SchemaLike | undefined>, converter?: JsonSchemaConverter): ToolEntry<Scope> {
-  const { name, handler, input, output, requires, visible, task = 'forbidden', ...wire } = def;
+  const { name, handler, input, output, requires, visible, task = 'forbidden', replace: _replace, ...wire } = def;
   if (task !== 'forbidden' && task !== 'optional' && task !== 'required') {
     throw new Error(`Tool "${name}": task must be 'forbidden', 'optional' or 'required'`);
   }
@@ -123,12 +125,12 @@ export class ToolRegistry<Scope> extends Registry<ToolEntry<Scope>, Scope> {
     super(onChange, visibility);
   }
 
-  /** Compiles and registers (or replaces) a tool; returns a function that removes it. */
+  /** Compiles and registers a tool (replacing one only with `replace: true`); returns a function that removes it. */
   register<In extends SchemaLike | undefined = undefined, Out extends SchemaLike | undefined = undefined>(
     def: ToolDefinition<Scope, In, Out>,
   ): () => boolean {
     const entry = compileTool(def as ToolDefinition<Scope, SchemaLike | undefined, SchemaLike | undefined>, this.converter);
-    return this.add(entry.name, entry);
+    return this.add(entry.name, entry, def.replace === true);
   }
 
   /** Whether any tool may run as a task: the tasks capability and methods exist only then. */
@@ -193,7 +195,14 @@ const isDeliberate = (error: unknown): boolean => {
 };
 
 function checkOutput<Scope>(tool: ToolEntry<Scope>, value: unknown): MaybePromise<CallToolResult> {
-  const result = toToolResult(value, tool.output !== undefined);
+  let result: CallToolResult;
+  try {
+    result = toToolResult(value, tool.output !== undefined);
+  } catch (error) {
+    // A BigInt or a cycle: the tool's own mistake, told to the model like a broken output schema.
+    const reason = String((error as Error)?.message ?? error).split('\n')[0];
+    return toolError(`Tool '${tool.name}' returned a value that cannot be sent as JSON: ${reason}`);
+  }
   if (!tool.output || result.isError) return result;
   const out = tool.output.validate(structuredOf(value));
   return out instanceof Promise ? out.then((o) => published(tool, result, o)) : published(tool, result, out);

@@ -116,5 +116,11 @@ export function compileSchema(schema: SchemaLike, io: 'input' | 'output', conver
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new Error('A schema must be a Standard Schema (Zod, Valibot, ArkType...) or a JSON Schema object');
   }
+  const shaped = Object.keys(schema).filter((key) => isStandardSchema(schema[key]));
+  if (shaped.length > 0) {
+    throw new Error(
+      `The schema is a bare shape of schemas ({ ${shaped.join(', ')} }), not a schema: wrap it, e.g. z.object({ ... }) or v.object({ ... })`,
+    );
+  }
   return compileJsonSchema(schema as JsonObject);
 }
