@@ -27,6 +27,10 @@ function option(args: string[], name: string): string | undefined {
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
+  if ((command === 'dev' || command === 'init') && args.some((arg) => arg === '--help' || arg === '-h')) {
+    console.log(USAGE);
+    return;
+  }
   if (command === 'dev') {
     const portText = option(args, '--port') ?? process.env.PORT;
     const host = option(args, '--host');

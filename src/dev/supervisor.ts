@@ -12,6 +12,7 @@ import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ChildMessage } from './child.js';
 import type { LoadError } from './code-frame.js';
+import { listenOn } from '../transports/http/listen.js';
 
 export interface DevOptions {
   /** The user's server module. */
@@ -90,13 +91,7 @@ class DevSupervisor implements DevServer {
   ) {}
 
   async listen(port: number, host: string): Promise<void> {
-    await new Promise<void>((ready, fail) => {
-      this.#server.once('error', fail);
-      this.#server.listen(port, host, () => {
-        this.#server.off('error', fail);
-        ready();
-      });
-    });
+    await listenOn(this.#server, port, host, 'pick another port: minimcp dev --port N (or PORT=N)');
     const actual = (this.#server.address() as AddressInfo).port;
     const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
     this.url = `http://${shown}:${actual}/`;

@@ -12,6 +12,7 @@ import { errorResponse, serializeMessage, type JsonRpcMessage } from '../protoco
 import { VIEW, connectionCaller, type ListView } from '../primitives/visibility.js';
 import type { MiniMCP } from '../server.js';
 import type { ScopedOptions } from './scoped-options.js';
+import { claimStdout } from './stdout-guard.js';
 
 export interface StdioOptions<Scope> {
   input?: Readable;
@@ -211,12 +212,10 @@ function batchWrites(write: (text: string) => void): { write(text: string): void
 }
 
 /**
- * Keeps stdout for JSON-RPC: user writes (console.log included) go to stderr; returns the writer
- * MiniMCP itself uses.
+ * Keeps stdout for JSON-RPC: user writes (console.log included) go to stderr (from the moment this
+ * module loaded, see stdout-guard.ts); returns the writer MiniMCP itself uses.
  */
 function guardStdout(output: Writable, guard: boolean): (text: string) => void {
-  if (!guard || output !== process.stdout) return (text) => void output.write(text);
-  const original = process.stdout.write.bind(process.stdout);
-  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
-  return (text) => void original(text);
+  if (output !== process.stdout) return (text) => void output.write(text);
+  return claimStdout(guard);
 }

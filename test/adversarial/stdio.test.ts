@@ -184,6 +184,7 @@ describe('a real stdio server process', () => {
     expect(byId.get(4)?.result.content[0].text).toBe('still here');
     expect(s.replies().filter((r) => r.id === null).map((r) => r.error.code).sort()).toEqual([-32700, -32600].sort());
     expect(s.stderr()).toContain('a handler writing to stdout');
+    expect(s.stderr()).toContain('a log line before serveStdio()');
     s.child.stdin.end();
     expect(await s.exited).toEqual({ code: 0, signal: null });
   });

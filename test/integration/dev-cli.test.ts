@@ -1,5 +1,7 @@
 /** The `npm run dev` contract and the `minimcp` command line: the math example with its playground, then a clean stop. */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
@@ -49,4 +51,32 @@ it('minimcp with no command prints the usage; an unknown command fails', async (
   const missing = await run(['dev', 'no/such/file.ts']);
   expect(missing.code).toBe(1);
   expect(missing.out).toContain('no such file');
+}, 60_000);
+
+// Issue 26 item 7: `minimcp dev --help` said "no such file …/--help"; a busy port said only EADDRINUSE.
+it('minimcp dev --help prints the usage; a busy port is named with what to do', async () => {
+  const run = (args: string[]) =>
+    new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/dev/cli.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d));
+      child.stderr.on('data', (d: Buffer) => (out += d));
+      child.once('exit', (code) => resolve({ code, out }));
+    });
+  for (const args of [['dev', '--help'], ['dev', 'src/server.ts', '-h'], ['init', '--help']]) {
+    const help = await run(args);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('minimcp dev <server file>');
+    expect(help.out).not.toContain('no such file');
+  }
+  const holder = createServer();
+  await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
+  const { port } = holder.address() as AddressInfo;
+  try {
+    const busy = await run(['dev', 'examples/math/server.ts', '--port', String(port)]);
+    expect(busy.code).toBe(1);
+    expect(busy.out).toContain(`Port ${port} on 127.0.0.1 is already in use (EADDRINUSE): stop what holds it, or pick another port: minimcp dev --port N`);
+  } finally {
+    holder.close();
+  }
 }, 60_000);
