@@ -4,8 +4,10 @@
  *   minimcp init [dir]                                  a starter project
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { startDev } from './supervisor.js';
 import { createStarter } from './init.js';
+import { starterDependency } from './starter-dependency.js';
 
 const USAGE = `Usage:
   minimcp dev <server file> [--port N] [--host H]
@@ -43,9 +45,9 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'init') {
     if (args.length > 1) throw new Error(USAGE);
-    // The starter depends on this very version (package.json sits two folders up from src/dev and dist/dev).
+    // The starter depends on this very package (package.json sits two folders up from src/dev and dist/dev).
     const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    const written = createStarter(args[0] ?? '.', version);
+    const written = createStarter(args[0] ?? '.', starterDependency(fileURLToPath(new URL('../..', import.meta.url)), version));
     console.log(written);
     return;
   }

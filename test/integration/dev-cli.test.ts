@@ -1,7 +1,10 @@
 /** The `npm run dev` contract and the `minimcp` command line: the math example with its playground, then a clean stop. */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
@@ -78,5 +81,21 @@ it('minimcp dev --help prints the usage; a busy port is named with what to do', 
     expect(busy.out).toContain(`Port ${port} on 127.0.0.1 is already in use (EADDRINUSE): stop what holds it, or pick another port: minimcp dev --port N`);
   } finally {
     holder.close();
+  }
+}, 60_000);
+
+// Issue 26 item 9: from a checkout the starter wrote "minimcp": "^0.1.0", a registry 404 while unpublished.
+it('minimcp init from a checkout points the starter at that checkout', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'minimcp-init-'));
+  try {
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/dev/cli.ts', 'init', dir], { cwd: root, stdio: 'ignore' });
+      child.once('exit', resolve);
+    });
+    expect(code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(manifest.dependencies.minimcp).toBe(`file:${root.replace(/\/$/, '')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }, 60_000);
