@@ -4,7 +4,7 @@
  * address and hears about it on an event stream, so it reconnects by itself.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ChildMessage } from './child.js';
 import type { LoadError } from './code-frame.js';
 import { listenOn } from '../transports/http/listen.js';
+import { TreeWatch } from './tree-watch.js';
 
 export interface DevOptions {
   /** The user's server module. */
@@ -81,7 +82,7 @@ class DevSupervisor implements DevServer {
   /** When the change that triggered the current restart was seen (for the reload time). */
   #changedAt: number | undefined;
   #restartTimer: NodeJS.Timeout | undefined;
-  #fileWatcher: FSWatcher | undefined;
+  #fileWatcher: TreeWatch | undefined;
   #closing = false;
 
   constructor(
@@ -96,12 +97,7 @@ class DevSupervisor implements DevServer {
     const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
     this.url = `http://${shown}:${actual}/`;
     const dir = dirname(this.file);
-    const onChange = (_event: string, name: string | Buffer | null): void => this.#changed(name);
-    try {
-      this.#fileWatcher = watch(dir, { recursive: true }, onChange);
-    } catch {
-      this.#fileWatcher = watch(dir, onChange); // platforms without recursive watching
-    }
+    this.#fileWatcher = new TreeWatch(dir, IGNORED, (path) => this.#changed(path));
     this.#start();
     this.print(`minimcp dev: playground ${this.url}  MCP endpoint ${this.url}mcp`);
     this.print(`minimcp dev: watching ${dir} (restarts on save)`);
@@ -127,8 +123,8 @@ class DevSupervisor implements DevServer {
     if (next.state !== 'loading') for (const wake of this.#waiting.splice(0)) wake();
   }
 
-  #changed(name: string | Buffer | null): void {
-    if (name !== null && IGNORED.test(String(name))) return;
+  /** A file changed (`path` relative to the watched folder; ignored paths never get here). */
+  #changed(_path: string): void {
     this.#changedAt ??= performance.now();
     clearTimeout(this.#restartTimer);
     // Editors write a file in several steps; one restart per burst.
