@@ -14,6 +14,7 @@ import type { ChildMessage } from './child.js';
 import type { LoadError } from './code-frame.js';
 import { listenOn } from '../transports/http/listen.js';
 import { TreeWatch } from './tree-watch.js';
+import { describeDevScope, parseDevScope, type DevScope } from './dev-scope.js';
 
 export interface DevOptions {
   /** The user's server module. */
@@ -22,6 +23,8 @@ export interface DevOptions {
   host?: string;
   /** Where progress goes (default: the terminal). */
   print?: (line: string) => void;
+  /** `--scope`: JSON, or a module whose default export is the scope (or a function of the request). */
+  scope?: string;
 }
 
 export interface DevServer {
@@ -61,7 +64,8 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   if (needsTypeScript(file) && tsx === undefined) {
     throw new Error('minimcp dev runs TypeScript through tsx, which is not installed here. Install it: npm install -D tsx');
   }
-  const dev = new DevSupervisor(file, tsx, options.print ?? ((line: string) => console.log(line)));
+  const scope = options.scope === undefined ? undefined : parseDevScope(options.scope);
+  const dev = new DevSupervisor(file, tsx, options.print ?? ((line: string) => console.log(line)), scope);
   await dev.listen(options.port ?? 3000, options.host ?? '127.0.0.1');
   return dev;
 }
@@ -89,6 +93,7 @@ class DevSupervisor implements DevServer {
     private readonly file: string,
     private readonly tsx: string | undefined,
     private readonly print: (line: string) => void,
+    private readonly scope: DevScope | undefined,
   ) {}
 
   async listen(port: number, host: string): Promise<void> {
@@ -101,6 +106,7 @@ class DevSupervisor implements DevServer {
     this.#start();
     this.print(`minimcp dev: playground ${this.url}  MCP endpoint ${this.url}mcp`);
     this.print(`minimcp dev: watching ${dir} (restarts on save)`);
+    if (this.scope) this.print(`minimcp dev: every request gets the scope ${describeDevScope(this.scope)}`);
   }
 
   async close(): Promise<void> {
@@ -118,12 +124,17 @@ class DevSupervisor implements DevServer {
 
   #publish(next: Status): void {
     this.#status = next;
-    const frame = `data: ${JSON.stringify(next)}\n\n`;
+    const frame = this.#frame();
     for (const res of this.#watchers) res.write(frame);
     if (next.state !== 'loading') for (const wake of this.#waiting.splice(0)) wake();
   }
 
   /** A file changed (`path` relative to the watched folder; ignored paths never get here). */
+  /** A status event for the playground, with the scope requests get (null: none given). */
+  #frame(): string {
+    return `data: ${JSON.stringify({ ...this.#status, scope: this.scope ? describeDevScope(this.scope) : null })}\n\n`;
+  }
+
   #changed(_path: string): void {
     this.#changedAt ??= performance.now();
     clearTimeout(this.#restartTimer);
@@ -146,7 +157,7 @@ class DevSupervisor implements DevServer {
     const proc = spare !== undefined && spare.exitCode === null && spare.signalCode === null ? spare : this.#spawnChild();
     this.#spare = undefined;
     this.#child = proc;
-    proc.send({ type: 'load', file: this.file });
+    proc.send(this.scope ? { type: 'load', file: this.file, scope: this.scope } : { type: 'load', file: this.file });
     proc.on('message', (message: ChildMessage) => {
       if (proc !== this.#child) return;
       this.#loaded(message, generation);
@@ -200,7 +211,7 @@ class DevSupervisor implements DevServer {
     }
     if (req.method === 'GET' && path === '/__minimcp/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
-      res.write(`data: ${JSON.stringify(this.#status)}\n\n`);
+      res.write(this.#frame());
       this.#watchers.add(res);
       res.on('close', () => this.#watchers.delete(res));
       return;

@@ -11,6 +11,7 @@ import type { JsonObject, JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { LATEST_LEGACY_VERSION, META, MODERN_VERSIONS } from '../protocol/versions.js';
 import type { CompletionResult } from '../primitives/completions.js';
 import type { MiniMCP } from '../server.js';
+import type { ScopedOptions } from '../transports/scoped-options.js';
 import type {
   CallToolResult, ClientCapabilities, CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult,
   GetPromptResult, Implementation, ListRootsResult, LoggingLevel, ReadResourceResult,
@@ -95,6 +96,12 @@ function toError(error: { code: number; message: string; data?: unknown }): McpE
 const MAX_INPUT_ROUNDS = 16;
 
 /** Creates a client for `mcp`. Call `connect()` first, or let the first request do it. */
+/**
+ * A client for `mcp`, in process. When the server declares a Scope type that does not allow `undefined`
+ * (`new MiniMCP<{ user: string }>`), `scope` is required, as for serve() and the other transports: a
+ * test without it would meet `ctx.scope === undefined` where the handler's type says otherwise.
+ */
+export function createTestClient<Scope>(mcp: MiniMCP<Scope>, ...options: ScopedOptions<Scope, TestClientOptions<NoInfer<Scope>>>): TestClient;
 export function createTestClient<Scope>(mcp: MiniMCP<Scope>, options: TestClientOptions<Scope> = {}): TestClient {
   return new InProcessClient(mcp, options);
 }
