@@ -38,15 +38,17 @@ it('PORT=N npm run -s dev serves the math example at /mcp and the playground at 
   expect(stillThere).toBe(false);
 }, 60_000);
 
+/** The `minimcp` command from the sources, its stdout and stderr together. */
+const run = (args: string[]) =>
+  new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/dev/cli.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    child.stderr.on('data', (d: Buffer) => (out += d));
+    child.once('exit', (code) => resolve({ code, out }));
+  });
+
 it('minimcp with no command prints the usage; an unknown command fails', async () => {
-  const run = (args: string[]) =>
-    new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/dev/cli.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d));
-      child.stderr.on('data', (d: Buffer) => (out += d));
-      child.once('exit', (code) => resolve({ code, out }));
-    });
   const help = await run([]);
   expect(help.code).toBe(0);
   expect(help.out).toContain('minimcp dev <server file>');
@@ -58,14 +60,6 @@ it('minimcp with no command prints the usage; an unknown command fails', async (
 
 // Issue 26 item 7: `minimcp dev --help` said "no such file …/--help"; a busy port said only EADDRINUSE.
 it('minimcp dev --help prints the usage; a busy port is named with what to do', async () => {
-  const run = (args: string[]) =>
-    new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/dev/cli.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d));
-      child.stderr.on('data', (d: Buffer) => (out += d));
-      child.once('exit', (code) => resolve({ code, out }));
-    });
   for (const args of [['dev', '--help'], ['dev', 'src/server.ts', '-h'], ['init', '--help']]) {
     const help = await run(args);
     expect(help.code).toBe(0);
