@@ -1,9 +1,13 @@
 /**
  * Keeps stdout for JSON-RPC from the moment minimcp/stdio is loaded, not only from serveStdio(): a
  * server module's body runs after its imports, so its `console.log('starting')` before serveStdio()
- * reached the client as a line that is not JSON-RPC. Only when stdout is not a terminal (a client is
- * reading it); in a terminal a person's output stays where they look for it until serveStdio().
+ * reached the client as a line that is not JSON-RPC. Only when a client may be on the other end: stdin
+ * and stdout both pipes or sockets, as an MCP client spawns a stdio server. A terminal keeps a person's
+ * output where they look for it, and a module that imports minimcp/stdio but serves HTTP (stdin a
+ * terminal or /dev/null) keeps its stdout; serveStdio() guards stdout in every case.
  */
+import { fstatSync } from 'node:fs';
+
 type Write = typeof process.stdout.write;
 
 const stdout = typeof process === 'object' ? process.stdout : undefined;
@@ -18,7 +22,16 @@ function redirect(): void {
   redirected = true;
 }
 
-if (stdout && !stdout.isTTY) redirect();
+if (stdout && !stdout.isTTY && isPipe(0) && isPipe(1)) redirect();
+
+function isPipe(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return false; // no such descriptor, or a runtime without fstat
+  }
+}
 
 /**
  * The writer for JSON-RPC on process.stdout. With `guard`, user writes (console.log included) go to
