@@ -17,8 +17,10 @@ const subpaths = Object.keys(pkg.exports).map((key) => key.replace(/^\./, 'minim
 /** Raise these only on purpose: a jump means something unintended is being published (source maps, tests...). */
 // Raised on purpose when the dev server, playground page, test client, worker helper, MCP Apps, tasks and
 // minimcp/redis joined (191.5 kB packed, 612 kB unpacked, 134 files then); again when minimcp/otel, the
-// Redis task store, 2025 task input and docs/observability.md joined (222.8 kB, 711 kB, 146 files then).
-const BUDGET = { packedBytes: 240_000, unpackedBytes: 770_000, files: 165 };
+// Redis task store, 2025 task input and docs/observability.md joined (222.8 kB, 711 kB, 146 files then);
+// again for issue 26 (the stop log, registration checks, dev --scope and its tree watch, the stdout
+// guard, the curl and elicitation docs: 240.5 kB packed then).
+const BUDGET = { packedBytes: 250_000, unpackedBytes: 770_000, files: 165 };
 
 interface PackResult {
   filename: string;
