@@ -18,6 +18,7 @@ const PATH = /(?<![\w./-])((?:src|test|examples|scripts|bench|bin|runtimes|confo
 const NOT_OURS = new Set([
   'bench/results/tmp/build', // the benchmark's scratch build (docs/benchmarks.md)
   'test/server.test.ts', // the test `minimcp init` writes into a new project (docs/dev.md)
+  'src/dev-scope.ts', // a user's scope module for `minimcp dev --scope` (docs/dev.md)
 ]);
 // A private member: `#name` inside inline code (not a markdown heading, not a URL fragment).
 const INLINE_CODE = /`([^`\n]+)`/g;

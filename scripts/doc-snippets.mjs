@@ -89,7 +89,7 @@ function virtualFolder(root, block) {
 }
 
 /** The snippet-context's code, split into what goes in front of the block and the files it names. */
-function splitContext(code) {
+export function splitContext(code) {
   const [front, ...files] = code.split(/^\/\/ @file (\S+)\n/m);
   const extra = [];
   for (let i = 0; i < files.length; i += 2) extra.push({ name: files[i], text: files[i + 1] });

@@ -150,6 +150,8 @@ export interface Core<Scope> {
   /** Who is asking ('' when anonymous): the `principal` option, else the token's principal, else the scope's own `principal` string. */
   principalOf(scope: Scope | undefined, auth?: AuthInfo): string;
   reportError(error: unknown, request: RequestInfo | undefined): void;
+  /** The `onDebug` log: a request stopped without failing (cancel, timeout, shutdown). */
+  reportDebug(message: string, request: RequestInfo | undefined): void;
 }
 
 /** What the method table sees of one request (the request object itself). */

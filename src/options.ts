@@ -50,7 +50,8 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
    * The secret that signs MRTR requestState and 2025 session ids. Set `secret` (32 bytes or more)
    * when several instances serve the same clients, so each accepts what the others signed.
    */
-  requestState?: { secret?: string | Uint8Array; ttlMs?: number };
+  // `| undefined`: `secret: process.env.X` compiles under exactOptionalPropertyTypes (absent means the default).
+  requestState?: { secret?: string | Uint8Array | undefined; ttlMs?: number | undefined };
   /**
    * Who is asking, from the scope (e.g. the verified token's subject). Without it (or when it names
    * nobody), the verified token's principal (`ctx.auth.principal`, from the HTTP `auth` option), else
@@ -109,6 +110,12 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   errorMessage?: string;
   /** The server log for unexpected errors. Default: stderr. */
   onError?: (error: unknown, request: RequestInfo | undefined) => void;
+  /**
+   * The server log's debug level: what stopped a request without anything failing (cancelled by the
+   * client, timed out, stopped by shutdown or a closed connection), once per request, naming the
+   * method, the tool, prompt or resource, and the reason. Default: one line on stderr.
+   */
+  onDebug?: (message: string, request: RequestInfo | undefined) => void;
 }
 
 // Lists change rarely and say so with list_changed; reads may be per user and live, so they are not cached.

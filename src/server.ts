@@ -19,7 +19,7 @@ import {
 } from './primitives/resources.js';
 import { ToolRegistry, type ToolHandler, type ToolOptions } from './primitives/tools.js';
 import { ListView, VIEW, Visibility, type Caller } from './primitives/visibility.js';
-import type { SchemaLike } from './schema/standard-schema.js';
+import type { SchemaCheck, SchemaLike } from './schema/standard-schema.js';
 import type { Implementation } from './types.js';
 import { principalFrom, wire, type MiniMCPOptions } from './options.js';
 import { BUILT_IN_METHODS } from './methods.js';
@@ -51,6 +51,7 @@ export class MiniMCP<Scope = unknown> {
       bus.publish({ type: `${type}/list_changed` });
     };
     const onError = options.onError ?? ((error, request) => console.error(`[minimcp] ${request?.method ?? 'transport'} failed:`, error));
+    const onDebug = options.onDebug ?? ((message: string) => console.error(`[minimcp] ${message}`));
     if (options.visible !== undefined && typeof options.visible !== 'function') throw new TypeError('MiniMCP option visible must be a function');
     const visibility = new Visibility<Scope>(options.visible, (error) => this.#core.reportError(error, undefined), options.scopes);
     this.#serverFilter = options.visible !== undefined;
@@ -69,6 +70,13 @@ export class MiniMCP<Scope = unknown> {
           onError(error, request);
         } catch {
           // The server log must never take the server down.
+        }
+      },
+      reportDebug: (message, request) => {
+        try {
+          onDebug(message, request);
+        } catch {
+          // Nor its debug level.
         }
       },
     };
@@ -100,10 +108,14 @@ export class MiniMCP<Scope = unknown> {
    */
   tool<const In extends SchemaLike | undefined, const Out extends SchemaLike>(
     name: string,
-    options: ToolOptions<In, Out, Scope> & { output: Out },
+    options: ToolOptions<In, Out, Scope> & { output: Out & SchemaCheck<Out>; input?: In & SchemaCheck<In> },
     handler: ToolHandler<Scope, NoInfer<In>, NoInfer<Out>>,
   ): this;
-  tool<const In extends SchemaLike | undefined = undefined>(name: string, options: ToolOptions<In, undefined, Scope>, handler: ToolHandler<Scope, NoInfer<In>, undefined>): this;
+  tool<const In extends SchemaLike | undefined = undefined>(
+    name: string,
+    options: ToolOptions<In, undefined, Scope> & { input?: In & SchemaCheck<In> },
+    handler: ToolHandler<Scope, NoInfer<In>, undefined>,
+  ): this;
   tool(name: string, options: ToolOptions<SchemaLike | undefined, SchemaLike | undefined, Scope>, handler: ToolHandler<Scope, undefined, undefined>): this {
     this.#core.tools.register({ ...options, name, handler });
     return this;
@@ -111,7 +123,7 @@ export class MiniMCP<Scope = unknown> {
 
   prompt<A extends SchemaLike | PromptArgument[] | undefined = undefined>(
     name: string,
-    options: PromptOptions<A, Scope>,
+    options: PromptOptions<A, Scope> & { arguments?: A & SchemaCheck<A> },
     handler: PromptHandler<Scope, A>,
   ): this {
     this.#core.prompts.register({ ...options, name, handler });

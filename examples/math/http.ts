@@ -1,22 +1,17 @@
 /** The math example over Streamable HTTP: `npm start` (PORT=3000 by default), loopback only. */
 import { serve } from '../../src/transports/http/node.js';
 import { clusterOptions } from '../cluster.js';
+import { legacyCurl, modernCurl } from './curl.js';
 import { createMathServer } from './server.js';
 
 const port = Number(process.env.PORT ?? 3000);
 const { url, close } = await serve(createMathServer(await clusterOptions()), { port, host: '127.0.0.1' });
 
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'curl', version: '1.0' } },
-});
 console.log(`MiniMCP math server listening on ${url}`);
-console.log('Try it:');
-console.log(
-  `  curl -i ${url} -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -d '${initialize}'`,
-);
+console.log('Try it (2025-11-25: a handshake, then the call):');
+for (const line of legacyCurl(url)) console.log(`  ${line}`);
+console.log('Or in one request (2026-07-28: stateless):');
+for (const line of modernCurl(url)) console.log(`  ${line}`);
 
 // Ctrl+C: stop accepting, close open streams (their handlers are cancelled), then exit.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

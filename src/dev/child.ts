@@ -3,13 +3,14 @@
  * the parent put on the command line), serves it on a private loopback port and tells the parent
  * over IPC. Restarting means a new child: a fresh module graph with nothing cached.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import type { MiniMCP } from '../server.js';
 import { createNodeHandler, type RunningServer, type ServeOptions } from '../transports/http/node.js';
 import { describeLoadError, type LoadError } from './code-frame.js';
 import { installServeOverride } from '../transports/http/serve-override.js';
+import { loadDevScope, type DevScope } from './dev-scope.js';
 
 /**
  * Warms the spare: the user's module imports the same MiniMCP modules, so they load now, while the
@@ -23,13 +24,16 @@ export type ChildMessage = { type: 'ready'; port: number; path: string } | { typ
 
 const report = (message: ChildMessage): void => void process.send?.(message);
 let served = false;
+/** `minimcp dev --scope`: given to the server in place of its own scope option. */
+let devScope: { scope: (request: IncomingMessage) => unknown } | undefined;
 
 const isMiniMCP = (value: unknown): value is MiniMCP<unknown> =>
   typeof (value as MiniMCP | null)?.dispatch === 'function' && typeof (value as MiniMCP | null)?.tool === 'function';
 
 /** Serves on 127.0.0.1 at a free port; the parent's own address is what users see. */
 async function serveForDev<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Scope> = {}): Promise<RunningServer> {
-  const { port: _port, host: _host, path = '/mcp', ...handlerOptions } = options;
+  const { port: _port, host: _host, path = '/mcp', ...ownOptions } = options;
+  const handlerOptions = devScope === undefined ? ownOptions : { ...ownOptions, scope: devScope.scope };
   const handler = createNodeHandler(mcp as MiniMCP<unknown>, handlerOptions); // serve()'s public signature checked the scope
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -48,7 +52,8 @@ async function serveForDev<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Sco
   };
 }
 
-async function main(file: string): Promise<void> {
+async function main(file: string, scope: DevScope | undefined): Promise<void> {
+  if (scope !== undefined) devScope = { scope: await loadDevScope(scope) };
   // A module that calls serve() itself (minimcp/node) is served through this hook instead.
   installServeOverride<MiniMCP<unknown>, ServeOptions<unknown>, RunningServer>({ serve: serveForDev });
   await warmUp;
@@ -70,8 +75,8 @@ async function main(file: string): Promise<void> {
   }
 }
 
-function load(file: string): void {
-  main(file).catch((error: unknown) => {
+function load(file: string, scope?: DevScope): void {
+  main(file, scope).catch((error: unknown) => {
     report({ type: 'error', error: describeLoadError(error) });
     // Let the message reach the parent before exiting.
     setTimeout(() => process.exit(1), 50);
@@ -84,4 +89,4 @@ process.once('disconnect', () => process.exit(0));
 // Started with a file, or as the warm spare: node, tsx and MiniMCP already loaded, waiting for a
 // file to load (a restart then only pays for the user's own modules).
 if (process.argv[2] !== undefined) load(process.argv[2]);
-else process.once('message', (message: { type: 'load'; file: string }) => load(message.file));
+else process.once('message', (message: { type: 'load'; file: string; scope?: DevScope }) => load(message.file, message.scope));

@@ -1,18 +1,21 @@
 /**
  * The `minimcp` command (package `bin`):
- *   minimcp dev <server file> [--port N] [--host H]   the server with a playground, restarted on save
+ *   minimcp dev <server file> [--port N] [--host H] [--scope S]   the server with a playground, restarted on save
  *   minimcp init [dir]                                  a starter project
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { startDev } from './supervisor.js';
 import { createStarter } from './init.js';
+import { starterDependency } from './starter-dependency.js';
 
 const USAGE = `Usage:
-  minimcp dev <server file> [--port N] [--host H]
+  minimcp dev <server file> [--port N] [--host H] [--scope <JSON or module>]
       Runs your server module (TypeScript too, through tsx) with a playground at http://127.0.0.1:N/,
       restarting it when a file changes. The module either exports the server
       (\`export default mcp\`, a MiniMCP or a function returning one) or calls serve(mcp) itself.
-      Port: --port, else $PORT, else 3000.
+      Port: --port, else $PORT, else 3000. --scope gives every request a scope (ctx.scope): JSON such as
+      '{"user":"ada"}', or a module whose default export is the scope or a function of the request.
   minimcp init [dir]
       Writes a starter project (one tool, one test, npm run dev) into dir (default: the current folder).`;
 
@@ -27,21 +30,26 @@ function option(args: string[], name: string): string | undefined {
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
+  if ((command === 'dev' || command === 'init') && args.some((arg) => arg === '--help' || arg === '-h')) {
+    console.log(USAGE);
+    return;
+  }
   if (command === 'dev') {
     const portText = option(args, '--port') ?? process.env.PORT;
     const host = option(args, '--host');
+    const scope = option(args, '--scope');
     const port = portText === undefined ? undefined : Number(portText);
     if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`Not a port: ${portText}`);
     if (args.length !== 1) throw new Error(USAGE);
-    const dev = await startDev({ file: args[0]!, ...(port !== undefined && { port }), ...(host !== undefined && { host }) });
+    const dev = await startDev({ file: args[0]!, ...(port !== undefined && { port }), ...(host !== undefined && { host }), ...(scope !== undefined && { scope }) });
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void dev.close().then(() => process.exit(0)));
     return;
   }
   if (command === 'init') {
     if (args.length > 1) throw new Error(USAGE);
-    // The starter depends on this very version (package.json sits two folders up from src/dev and dist/dev).
+    // The starter depends on this very package (package.json sits two folders up from src/dev and dist/dev).
     const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    const written = createStarter(args[0] ?? '.', version);
+    const written = createStarter(args[0] ?? '.', starterDependency(fileURLToPath(new URL('../..', import.meta.url)), version));
     console.log(written);
     return;
   }

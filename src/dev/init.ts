@@ -39,23 +39,26 @@ An MCP server built with MiniMCP.
     npm test        # the tests (createTestClient from minimcp/testing, no transport)
 `;
 
-const packageJson = (name: string, version: string): string =>
+const packageJson = (name: string, dependency: string): string =>
   `${JSON.stringify({
     name,
     version: '0.1.0',
     private: true,
     type: 'module',
     scripts: { dev: 'minimcp dev src/server.ts', test: 'vitest run' },
-    dependencies: { minimcp: `^${version}`, zod: '^4.0.0' },
+    dependencies: { minimcp: dependency, zod: '^4.0.0' },
     devDependencies: { tsx: '^4.0.0', vitest: '^4.0.0' },
   }, null, 2)}\n`;
 
-/** Writes the starter into `dir` (created if missing); refuses to overwrite. Returns what to do next. */
-export function createStarter(dir: string, version = '0.1.0'): string {
+/**
+ * Writes the starter into `dir` (created if missing); refuses to overwrite. Returns what to do next.
+ * `dependency` is its `minimcp` dependency (see starter-dependency.ts).
+ */
+export function createStarter(dir: string, dependency = '^0.1.0'): string {
   const root = resolve(dir);
   const name = basename(root).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'mcp-server';
   const files: Record<string, string> = {
-    'package.json': packageJson(name, version),
+    'package.json': packageJson(name, dependency),
     'src/server.ts': SERVER.replace('NAME', name),
     'test/server.test.ts': TEST,
     'README.md': README.replace('NAME', name),

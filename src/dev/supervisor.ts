@@ -4,7 +4,7 @@
  * address and hears about it on an event stream, so it reconnects by itself.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +14,9 @@ import type { ChildMessage } from './child.js';
 import type { LoadError } from './code-frame.js';
 import { admitted, devHostRule } from './host-guard.js';
 import type { HostRule } from '../transports/http/origin.js';
+import { listenOn } from '../transports/http/listen.js';
+import { TreeWatch } from './tree-watch.js';
+import { describeDevScope, parseDevScope, type DevScope } from './dev-scope.js';
 
 export interface DevOptions {
   /** The user's server module. */
@@ -22,6 +25,8 @@ export interface DevOptions {
   host?: string;
   /** Where progress goes (default: the terminal). */
   print?: (line: string) => void;
+  /** `--scope`: JSON, or a module whose default export is the scope (or a function of the request). */
+  scope?: string;
 }
 
 export interface DevServer {
@@ -61,7 +66,8 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   if (needsTypeScript(file) && tsx === undefined) {
     throw new Error('minimcp dev runs TypeScript through tsx, which is not installed here. Install it: npm install -D tsx');
   }
-  const dev = new DevSupervisor(file, tsx, options.print ?? ((line: string) => console.log(line)));
+  const scope = options.scope === undefined ? undefined : parseDevScope(options.scope);
+  const dev = new DevSupervisor(file, tsx, options.print ?? ((line: string) => console.log(line)), scope);
   await dev.listen(options.port ?? 3000, options.host ?? '127.0.0.1');
   return dev;
 }
@@ -82,7 +88,7 @@ class DevSupervisor implements DevServer {
   /** When the change that triggered the current restart was seen (for the reload time). */
   #changedAt: number | undefined;
   #restartTimer: NodeJS.Timeout | undefined;
-  #fileWatcher: FSWatcher | undefined;
+  #fileWatcher: TreeWatch | undefined;
   #closing = false;
   /** Who may read the playground, its events and a load error; set by listen(). */
   #hosts: HostRule = devHostRule('127.0.0.1');
@@ -91,30 +97,21 @@ class DevSupervisor implements DevServer {
     private readonly file: string,
     private readonly tsx: string | undefined,
     private readonly print: (line: string) => void,
+    private readonly scope: DevScope | undefined,
   ) {}
 
   async listen(port: number, host: string): Promise<void> {
     this.#hosts = devHostRule(host);
-    await new Promise<void>((ready, fail) => {
-      this.#server.once('error', fail);
-      this.#server.listen(port, host, () => {
-        this.#server.off('error', fail);
-        ready();
-      });
-    });
+    await listenOn(this.#server, port, host, 'pick another port: minimcp dev --port N (or PORT=N)');
     const actual = (this.#server.address() as AddressInfo).port;
     const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
     this.url = `http://${shown}:${actual}/`;
     const dir = dirname(this.file);
-    const onChange = (_event: string, name: string | Buffer | null): void => this.#changed(name);
-    try {
-      this.#fileWatcher = watch(dir, { recursive: true }, onChange);
-    } catch {
-      this.#fileWatcher = watch(dir, onChange); // platforms without recursive watching
-    }
+    this.#fileWatcher = new TreeWatch(dir, IGNORED, (path) => this.#changed(path));
     this.#start();
     this.print(`minimcp dev: playground ${this.url}  MCP endpoint ${this.url}mcp`);
     this.print(`minimcp dev: watching ${dir} (restarts on save)`);
+    if (this.scope) this.print(`minimcp dev: every request gets the scope ${describeDevScope(this.scope)}`);
   }
 
   async close(): Promise<void> {
@@ -132,13 +129,18 @@ class DevSupervisor implements DevServer {
 
   #publish(next: Status): void {
     this.#status = next;
-    const frame = `data: ${JSON.stringify(next)}\n\n`;
+    const frame = this.#frame();
     for (const res of this.#watchers) res.write(frame);
     if (next.state !== 'loading') for (const wake of this.#waiting.splice(0)) wake();
   }
 
-  #changed(name: string | Buffer | null): void {
-    if (name !== null && IGNORED.test(String(name))) return;
+  /** A file changed (`path` relative to the watched folder; ignored paths never get here). */
+  /** A status event for the playground, with the scope requests get (null: none given). */
+  #frame(): string {
+    return `data: ${JSON.stringify({ ...this.#status, scope: this.scope ? describeDevScope(this.scope) : null })}\n\n`;
+  }
+
+  #changed(_path: string): void {
     this.#changedAt ??= performance.now();
     clearTimeout(this.#restartTimer);
     // Editors write a file in several steps; one restart per burst.
@@ -160,7 +162,7 @@ class DevSupervisor implements DevServer {
     const proc = spare !== undefined && spare.exitCode === null && spare.signalCode === null ? spare : this.#spawnChild();
     this.#spare = undefined;
     this.#child = proc;
-    proc.send({ type: 'load', file: this.file });
+    proc.send(this.scope ? { type: 'load', file: this.file, scope: this.scope } : { type: 'load', file: this.file });
     proc.on('message', (message: ChildMessage) => {
       if (proc !== this.#child) return;
       this.#loaded(message, generation);
@@ -216,7 +218,7 @@ class DevSupervisor implements DevServer {
     }
     if (req.method === 'GET' && path === '/__minimcp/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
-      res.write(`data: ${JSON.stringify(this.#status)}\n\n`);
+      res.write(this.#frame());
       this.#watchers.add(res);
       res.on('close', () => this.#watchers.delete(res));
       return;

@@ -35,6 +35,8 @@ export interface PromptOptions<A extends SchemaLike | PromptArgument[] | undefin
   visible?: VisibleRule<Scope>;
   /** OAuth scopes a caller's token needs to see, get and complete it (default: the server's `scopes`). */
   scopes?: readonly string[];
+  /** Replaces what is registered under the same name; without it a second registration is an error. */
+  replace?: boolean;
 }
 
 /** A string (user text), a message, a content block, an array of those, or a full GetPromptResult. */
@@ -71,7 +73,7 @@ function argumentsFromSchema(schema: JsonObject): PromptArgument[] {
 }
 
 function compilePrompt<Scope>(def: PromptDefinition<Scope, SchemaLike | PromptArgument[] | undefined>, converter?: JsonSchemaConverter): PromptEntry<Scope> {
-  const { name, handler, arguments: args, complete, visible, scopes, ...wire } = def;
+  const { name, handler, arguments: args, complete, visible, scopes, replace: _replace, ...wire } = def;
   if (typeof name !== 'string' || name.length === 0) throw new Error('A prompt needs a non-empty name');
   if (typeof handler !== 'function') throw new Error(`Prompt "${name}" needs a handler function`);
   if (visible !== undefined && typeof visible !== 'function') throw new Error(`Prompt "${name}": visible must be a function`);
@@ -108,10 +110,10 @@ export class PromptRegistry<Scope> extends Registry<PromptEntry<Scope>, Scope> {
     super(onChange, visibility);
   }
 
-  /** Compiles and registers (or replaces) a prompt; returns a function that removes it. */
+  /** Compiles and registers a prompt (replacing one only with `replace: true`); returns a function that removes it. */
   register<A extends SchemaLike | PromptArgument[] | undefined = undefined>(def: PromptDefinition<Scope, A>): () => boolean {
     const entry = compilePrompt(def as PromptDefinition<Scope, SchemaLike | PromptArgument[] | undefined>, this.converter);
-    return this.add(entry.name, entry);
+    return this.add(entry.name, entry, def.replace === true);
   }
 
   /** Whether some prompt has a completer (that this caller may see, when one is given). */

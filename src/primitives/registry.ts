@@ -7,6 +7,8 @@ import type { JsonObject } from '../protocol/jsonrpc.js';
 import { InsufficientScopeError } from '../protocol/errors.js';
 import { Visibility, type Caller, type Filterable } from './visibility.js';
 
+const KIND_NAMES: Record<Filterable<unknown>['kind'], string> = { tool: 'Tool', prompt: 'Prompt', resource: 'Resource', resourceTemplate: 'Resource template' };
+
 export class Registry<E extends Filterable<Scope>, Scope = unknown> {
   readonly #items = new Map<string, E>();
   #entries: E[] | undefined;
@@ -62,8 +64,15 @@ export class Registry<E extends Filterable<Scope>, Scope = unknown> {
     return !this.personal || this.visibility.allows(entry, caller);
   }
 
-  /** Registers (or replaces) an entry; returns a function that removes exactly this entry. */
-  add(key: string, entry: E): () => boolean {
+  /**
+   * Registers an entry; returns a function that removes exactly this entry. A key taken already is
+   * refused unless `replace` says so: a second registration under one name silently replacing the
+   * first was a bug in the user's code far more often than an intent.
+   */
+  add(key: string, entry: E, replace = false): () => boolean {
+    if (!replace && this.#items.has(key)) {
+      throw new Error(`${KIND_NAMES[entry.kind]} ${JSON.stringify(entry.id)} is already registered: pass { replace: true } to replace it, or remove it first`);
+    }
     this.#items.set(key, entry);
     this.#changed();
     return () => this.#items.get(key) === entry && this.remove(key);

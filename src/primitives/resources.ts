@@ -10,7 +10,7 @@ import type { Completer } from './completions.js';
 import { toReadResult } from './content.js';
 import { Registry } from './registry.js';
 import type { TemplateVariableName, TemplateVariables } from './template-variables.js';
-import { canonicalUri, parseUriTemplate, type UriTemplate } from './uri-template.js';
+import { canonicalUri, foldCase, normalizePercent, parseUriTemplate, type UriTemplate } from './uri-template.js';
 import { scopeList, type Caller, type Visibility, type VisibleRule } from './visibility.js';
 
 export interface ResourceOptions<Scope = unknown> {
@@ -28,6 +28,8 @@ export interface ResourceOptions<Scope = unknown> {
   visible?: VisibleRule<Scope>;
   /** OAuth scopes a caller's token needs to see and read it (default: the server's `scopes`). See docs/authorization.md. */
   scopes?: readonly string[];
+  /** Replaces what is registered under the same URI or URI template; without it a second registration is an error. */
+  replace?: boolean;
 }
 
 export interface TemplateOptions<T extends string = string, Scope = unknown> extends Omit<ResourceOptions<Scope>, 'size'> {
@@ -84,7 +86,7 @@ export interface ReadOutcome {
   personal: boolean;
 }
 
-function definitionOf<Scope>(key: 'uri' | 'uriTemplate', value: string, { cache: _cache, visible: _visible, scopes: _scopes, ...options }: ResourceOptions<Scope>): JsonObject {
+function definitionOf<Scope>(key: 'uri' | 'uriTemplate', value: string, { cache: _cache, visible: _visible, scopes: _scopes, replace: _replace, ...options }: ResourceOptions<Scope>): JsonObject {
   const definition: JsonObject = { [key]: value, name: options.name ?? defaultName(value), ...options };
   for (const k of Object.keys(definition)) if (definition[k] === undefined) delete definition[k];
   return definition;
@@ -115,6 +117,7 @@ export class ResourceRegistry<Scope> {
   /** Registers a resource at a fixed URI; returns a function that removes it. */
   add(uri: string, options: ResourceOptions<Scope>, read: ResourceReader<Scope>): () => boolean {
     if (typeof uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) throw new Error(`Invalid resource URI: ${uri}`);
+    if (/[{}]/.test(uri)) throw new Error(`Resource URI ${uri} has braces: a URI with variables is a template, register it with resourceTemplate()`);
     const key = canonicalUri(uri);
     const entry: StaticEntry<Scope> = {
       kind: 'resource',
@@ -126,12 +129,13 @@ export class ResourceRegistry<Scope> {
       cache: options.cache,
       read,
     };
-    return this.#static.add(key, entry);
+    return this.#static.add(key, entry, options.replace === true);
   }
 
   /** Registers an RFC 6570 template such as `file:///{+path}`; returns a function that removes it. */
   addTemplate<T extends string>(uriTemplate: T, options: TemplateOptions<NoInfer<T>, Scope>, read: TemplateReader<Scope, NoInfer<T>>): () => boolean {
-    const template = parseUriTemplate(canonicalUri(uriTemplate));
+    // Not canonicalised as a URI first: that lowercased `{userId}` after `scheme://` (the parser folds its literals).
+    const template = parseUriTemplate(uriTemplate);
     const { complete, ...wire } = options;
     const entry: TemplateEntry<Scope> = {
       kind: 'resourceTemplate',
@@ -145,7 +149,7 @@ export class ResourceRegistry<Scope> {
       complete: complete as Record<string, Completer> | undefined,
       read: read as TemplateReader<Scope>,
     };
-    return this.#templates.add(uriTemplate, entry);
+    return this.#templates.add(uriTemplate, entry, options.replace === true);
   }
 
   remove(uri: string): boolean {
@@ -207,13 +211,14 @@ export class ResourceRegistry<Scope> {
    * A resource or template this caller may not see is skipped, exactly as if it were not registered.
    */
   async read(uri: string, ctx: Context<Scope>): Promise<ReadOutcome> {
-    const key = canonicalUri(uri);
+    const cased = normalizePercent(uri); // template variables are read from it, with their case
+    const key = foldCase(cased);
     const personal = this.personal;
     const fixed = this.#static.find(key, ctx);
     if (fixed) return { result: this.#shape(uri, await fixed.read(uri, ctx), fixed.mimeType), cache: fixed.cache, personal };
     this.#bySpecificity ??= [...this.#templates.values()].sort((a, b) => b.template.specificity - a.template.specificity);
     for (const entry of this.#bySpecificity) {
-      const vars = entry.template.matchCanonical(key);
+      const vars = entry.template.matchCanonical(key, cased);
       if (vars && this.#templates.usable(entry, ctx)) {
         return { result: this.#shape(uri, await entry.read(uri, vars, ctx), entry.mimeType), cache: entry.cache, personal };
       }

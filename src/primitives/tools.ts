@@ -36,6 +36,8 @@ export interface ToolOptions<In extends SchemaLike | undefined = undefined, Out 
   visible?: VisibleRule<Scope>;
   /** OAuth scopes a caller's token needs to see and call it (default: the server's `scopes`); without them, 403 step-up. */
   scopes?: readonly string[];
+  /** Replaces what is registered under the same name; without it a second registration is an error. */
+  replace?: boolean;
   /**
    * Whether the tool may run as a task (2025 `execution.taskSupport`): 'forbidden' (the default),
    * 'optional' (a task when the client supports tasks), 'required' (refused to clients that do not).
@@ -77,7 +79,7 @@ const NO_ARGUMENTS: CompiledSchema = {
 };
 
 function compileTool<Scope>(def: ToolDefinition<Scope, SchemaLike | undefined, SchemaLike | undefined>, converter?: JsonSchemaConverter): ToolEntry<Scope> {
-  const { name, handler, input, output, requires, visible, scopes, task = 'forbidden', ...wire } = def;
+  const { name, handler, input, output, requires, visible, scopes, task = 'forbidden', replace: _replace, ...wire } = def;
   if (task !== 'forbidden' && task !== 'optional' && task !== 'required') {
     throw new Error(`Tool "${name}": task must be 'forbidden', 'optional' or 'required'`);
   }
@@ -126,12 +128,12 @@ export class ToolRegistry<Scope> extends Registry<ToolEntry<Scope>, Scope> {
     super(onChange, visibility);
   }
 
-  /** Compiles and registers (or replaces) a tool; returns a function that removes it. */
+  /** Compiles and registers a tool (replacing one only with `replace: true`); returns a function that removes it. */
   register<In extends SchemaLike | undefined = undefined, Out extends SchemaLike | undefined = undefined>(
     def: ToolDefinition<Scope, In, Out>,
   ): () => boolean {
     const entry = compileTool(def as ToolDefinition<Scope, SchemaLike | undefined, SchemaLike | undefined>, this.converter);
-    return this.add(entry.name, entry);
+    return this.add(entry.name, entry, def.replace === true);
   }
 
   /** Whether any tool may run as a task: the tasks capability and methods exist only then. */
@@ -168,20 +170,22 @@ function invoke<Scope>(tool: ToolEntry<Scope>, checked: Validation, ctx: Context
   try {
     value = tool.handler(checked.value as never, ctx);
   } catch (error) {
-    return failed(error, log, texts);
+    return failed(error, ctx, log, texts);
   }
-  return isThenable(value) ? Promise.resolve(value).then((v) => checkOutput(tool, v), (error: unknown) => failed(error, log, texts)) : checkOutput(tool, value);
+  return isThenable(value) ? Promise.resolve(value).then((v) => checkOutput(tool, v), (error: unknown) => failed(error, ctx, log, texts)) : checkOutput(tool, value);
 }
 
 /**
  * A thrown error becomes an `isError` result, except a protocol error (e.g. -32021 from ctx.elicit),
  * which propagates. A UserError or McpError is the handler's deliberate answer: its message is the
  * text. Anything else is logged, as a failing prompt or resource is (the server sees every tool that
- * broke), and the client reads only the generic text (`errorMessage`).
+ * broke), and the client reads only the generic text (`errorMessage`). Not logged when the request was
+ * stopped (cancel, timeout, shutdown): the handler throwing then is how it obeys `ctx.signal`, and the
+ * stop itself is logged once, at debug level, by the request.
  */
-function failed(error: unknown, log: ErrorLog, texts: ErrorTextSettings): CallToolResult {
+function failed<Scope>(error: unknown, ctx: Context<Scope>, log: ErrorLog, texts: ErrorTextSettings): CallToolResult {
   if (isProtocolError(error)) throw error;
-  if (!isDeliberate(error)) log.reportError(error);
+  if (!isDeliberate(error) && !ctx.signal.aborted) log.reportError(error);
   return toolError(clientErrorText(error, texts, 'The tool failed'));
 }
 
@@ -194,7 +198,14 @@ const isDeliberate = (error: unknown): boolean => {
 };
 
 function checkOutput<Scope>(tool: ToolEntry<Scope>, value: unknown): MaybePromise<CallToolResult> {
-  const result = toToolResult(value, tool.output !== undefined);
+  let result: CallToolResult;
+  try {
+    result = toToolResult(value, tool.output !== undefined);
+  } catch (error) {
+    // A BigInt or a cycle: the tool's own mistake, told to the model like a broken output schema.
+    const reason = String((error as Error)?.message ?? error).split('\n')[0];
+    return toolError(`Tool '${tool.name}' returned a value that cannot be sent as JSON: ${reason}`);
+  }
   if (!tool.output || result.isError) return result;
   const out = tool.output.validate(structuredOf(value));
   return out instanceof Promise ? out.then((o) => published(tool, result, o)) : published(tool, result, out);

@@ -13,17 +13,21 @@
  */
 
 import { assign, extract, findRuns, truncate, type OperatorInfo, type Segment, type VarSpec } from './uri-match.js';
-import { authorityRange, canonicalUri, encode, hexValue, isAlphaNum, lowerHost, normalizePercent } from './uri.js';
+import { authorityRange, canonicalUri, encode, foldCase, hexValue, isAlphaNum, lowerHost, normalizePercent } from './uri.js';
 
-export { canonicalUri } from './uri.js';
+export { canonicalUri, foldCase, normalizePercent } from './uri.js';
 
 export interface UriTemplate {
   readonly template: string;
   readonly variables: readonly string[]; // names in order of appearance
   /** Variables extracted (percent-decoded) when `uri` matches, else undefined. */
   match(uri: string): Record<string, string | string[]> | undefined;
-  /** `match` for a URI already in canonical form (canonicalUri): no second pass over it. */
-  matchCanonical(uri: string): Record<string, string | string[]> | undefined;
+  /**
+   * `match` for a URI already in canonical form (canonicalUri): no second pass over it. `cased` is the
+   * same URI before its host was lowercased (normalizePercent only): values are read from it, so a
+   * variable in the host position (`users://{userId}`) keeps its case.
+   */
+  matchCanonical(uri: string, cased?: string): Record<string, string | string[]> | undefined;
   /** Expand with values (percent-encoding as RFC 6570 says for each operator). */
   expand(values: Record<string, string | number | boolean | readonly string[] | undefined>): string;
   /** Higher = more specific: used to pick the most specific template when several match. */
@@ -118,11 +122,12 @@ class ParsedTemplate implements UriTemplate {
   }
 
   match(uri: string): Record<string, string | string[]> | undefined {
-    return this.matchCanonical(canonicalUri(uri));
+    const cased = normalizePercent(uri);
+    return this.matchCanonical(foldCase(cased), cased);
   }
 
   /** `match` for a URI already in canonical form: a read canonicalises once, not once per template. */
-  matchCanonical(s: string): Record<string, string | string[]> | undefined {
+  matchCanonical(s: string, cased = s): Record<string, string | string[]> | undefined {
     const head = this.#head;
     const segments = this.#segments;
     if (!s.startsWith(head)) return undefined;
@@ -136,7 +141,7 @@ class ParsedTemplate implements UriTemplate {
     for (let k = 0; k < segments.length; k++) {
       const run = runs[k];
       if (!run) continue;
-      const found = extract(s.slice(run[0], run[1]), segments[k]!);
+      const found = extract(cased.slice(run[0], run[1]), segments[k]!);
       if (!found) return undefined;
       for (const [v, value] of found) if (!assign(result, setBy, v, value)) return undefined;
     }

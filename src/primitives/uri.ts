@@ -70,7 +70,14 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/; // fixed, anchored, one quantifier: 
  * (not the userinfo, which is case-sensitive). Never throws.
  */
 export function canonicalUri(uri: string): string {
-  const s = normalizePercent(uri);
+  return foldCase(normalizePercent(uri));
+}
+
+/**
+ * The case-folding half of canonicalUri, on a percent-normalised URI. It keeps the length, so an offset
+ * found in its result holds in its input too: template variables are read from the input, with their case.
+ */
+export function foldCase(s: string): string {
   const scheme = SCHEME.exec(s);
   if (!scheme) return s;
   const lowered = scheme[0].toLowerCase() + s.slice(scheme[0].length);

@@ -106,15 +106,21 @@ export const errorResponse = (id: RequestId | null, error: McpError): JsonRpcErr
 
 /**
  * The JSON text of an outgoing message. A reply that cannot be serialized (a BigInt, a cycle) becomes
- * -32603 for its id, so the request still gets its one answer; such a notification is dropped.
+ * -32603 for its id, so the request still gets its one answer, or, for a tool's result (its `content`
+ * list), an `isError` result the model reads, as for any other broken tool; such a notification is dropped.
  */
 export function serializeMessage(message: object): string | undefined {
   if (message instanceof EncodedNotification) return message.text;
   try {
     return JSON.stringify(message);
   } catch {
-    const { id } = message as { id?: RequestId | null };
+    const { id, result } = message as { id?: RequestId | null; result?: { content?: unknown; resultType?: unknown } };
     if (id === undefined || !('result' in message || 'error' in message)) return undefined;
+    if (id !== null && Array.isArray(result?.content)) {
+      const text = 'The tool returned a result that cannot be sent as JSON (a BigInt or a cycle)';
+      const kept = typeof result.resultType === 'string' ? { resultType: result.resultType } : {};
+      return JSON.stringify(resultResponse(id, { content: [{ type: 'text', text }], isError: true, ...kept }));
+    }
     return JSON.stringify(errorResponse(id, internalError('Internal error: the result could not be serialized')));
   }
 }

@@ -15,8 +15,8 @@ export const HEARTBEAT_MS = 2_000;
 export interface RedisStateOptions {
   /** A node-redis client (connected or not) to share; or give `url`. */
   client?: RedisClient;
-  /** redis:// or rediss:// URL. Default: the REDIS_URL environment variable. */
-  url?: string;
+  /** redis:// or rediss:// URL. Default: the REDIS_URL environment variable (also when `url` is undefined). */
+  url?: string | undefined;
   /** Every key and channel starts with it, so several servers can share one Redis. Default 'mcp:'. */
   prefix?: string;
   /** How long a 2025 session's state lives after its last change. Default 24 h. */

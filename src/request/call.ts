@@ -29,6 +29,7 @@ import { ownerKey } from '../state/answers.js';
 import { applySession, patchConnection, type SessionPatch } from '../state/sessions.js';
 import { DEFAULT_SESSION_LIMITS } from '../state/session-limits.js';
 import { RequestTrace } from '../telemetry/request-trace.js';
+import { stopNote } from './stop-note.js';
 import type { TelemetrySpan } from '../telemetry/types.js';
 import type { MaybePromise } from '../types.js';
 
@@ -326,6 +327,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   }
 
   protected override interrupted(why: Interrupt): void {
+    // A listen stream ends by being closed or cancelled: its normal end, not a stop worth a line.
+    const note = this.ended || this.spec.stream ? undefined : stopNote(this.method, this.params, why, this.reason, this.#core.settings.idleTimeoutMs);
+    if (note !== undefined) this.#core.reportDebug(note, this.#info());
     if (!this.#waiting) return;
     // Sealing the MRTR state needs the hashing, loaded on the first round.
     const loading = why === 'input' ? loadCrypto() : undefined;

@@ -7,29 +7,55 @@ import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { CompiledSchema, Validation } from './compiled.js';
 import { compileJsonSchema } from './json-schema.js';
 
-/** The Standard Schema v1 interface (https://standardschema.dev), written out so no package is needed. */
+/**
+ * The Standard Schema v1 interface (https://standardschema.dev), written out so no package is needed.
+ * Every optional field also admits `undefined`, as the spec writes it: a library's types are checked
+ * against this copy in the user's tsconfig, and under `exactOptionalPropertyTypes` (on in `tsc --init`)
+ * a field declared `path?: T` rejects the spec's `path?: T | undefined`, and with it every schema.
+ */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
-  readonly '~standard': {
-    readonly version: 1;
-    readonly vendor: string;
-    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
-    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
-    /** Standard JSON Schema: present on Zod >= 4.2 and others. */
-    readonly jsonSchema?: {
-      readonly input: (options: { target: string }) => Record<string, unknown>;
-      readonly output: (options: { target: string }) => Record<string, unknown>;
-    };
-  };
+  readonly '~standard': StandardSchemaProps<Input, Output>;
 }
-type StandardResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }> };
+interface StandardSchemaProps<Input, Output> {
+  readonly version: 1;
+  readonly vendor: string;
+  readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+  readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+  /** Standard JSON Schema: present on Zod >= 4.2 and others. */
+  readonly jsonSchema?:
+    | {
+        readonly input: (options: { readonly target: string }) => Record<string, unknown>;
+        readonly output: (options: { readonly target: string }) => Record<string, unknown>;
+      }
+    | undefined;
+}
+interface StandardIssue {
+  readonly message: string;
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+}
+type StandardResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> };
 
 export type InferOutput<S> = S extends StandardSchemaV1<unknown, infer O> ? O : Record<string, unknown>;
 
-/** A raw JSON Schema object (validated with a compiled 2020-12 validator). */
-export type JsonSchema = Record<string, unknown>;
+/**
+ * A raw JSON Schema object (validated with a compiled 2020-12 validator). Its `~standard` is typed (a
+ * JSON Schema has none) so that a schema library's object that does not fit StandardSchemaV1 gets a
+ * compiler message naming what does not fit (its version, its issues' path...), not one about JSON Schema.
+ */
+export type JsonSchema = { readonly '~standard'?: StandardSchemaProps<unknown, unknown>; readonly [keyword: string]: unknown };
 export type SchemaLike = StandardSchemaV1 | JsonSchema;
+
+/**
+ * Intersected with a schema option's type parameter: a bare shape of schemas (`{ n: z.number() }`, the
+ * official SDK's form) is refused at compile time by a required property that names the fix.
+ */
+export type SchemaCheck<S> = S extends StandardSchemaV1
+  ? unknown
+  : S extends object
+    ? true extends { [K in keyof S]: S[K] extends StandardSchemaV1 ? true : false }[keyof S]
+      ? { readonly 'a bare shape of schemas is not a schema: wrap it, e.g. z.object({ ... })': never }
+      : unknown
+    : unknown;
 
 /** Converts a Standard Schema the library cannot describe itself (e.g. Valibot's toJsonSchema). */
 export type JsonSchemaConverter = (schema: StandardSchemaV1, io: 'input' | 'output') => Record<string, unknown> | undefined;
@@ -97,6 +123,12 @@ export function compileSchema(schema: SchemaLike, io: 'input' | 'output', conver
   if (isStandardSchema(schema)) return fromStandard(schema, io, converter);
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new Error('A schema must be a Standard Schema (Zod, Valibot, ArkType...) or a JSON Schema object');
+  }
+  const shaped = Object.keys(schema).filter((key) => isStandardSchema(schema[key]));
+  if (shaped.length > 0) {
+    throw new Error(
+      `The schema is a bare shape of schemas ({ ${shaped.join(', ')} }), not a schema: wrap it, e.g. z.object({ ... }) or v.object({ ... })`,
+    );
   }
   return compileJsonSchema(schema as JsonObject);
 }

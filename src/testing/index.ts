@@ -11,6 +11,7 @@ import type { JsonObject, JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { HANDSHAKE_VERSIONS, META, STATELESS_VERSIONS } from '../protocol/versions.js';
 import type { CompletionResult } from '../primitives/completions.js';
 import type { MiniMCP } from '../server.js';
+import type { ScopedOptions } from '../transports/scoped-options.js';
 import type {
   CallToolResult, ClientCapabilities, CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult,
   GetPromptResult, Implementation, ListRootsResult, LoggingLevel, ReadResourceResult,
@@ -43,7 +44,10 @@ export interface TestClientOptions<Scope> {
 export interface CallOptions {
   /** Asks for progress (a progressToken is sent) and receives each `ctx.progress()`. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-  /** Cancels the request, as a closed connection or `notifications/cancelled` would. */
+  /**
+   * Cancels the request as a client does: `notifications/cancelled` (with the abort reason's message),
+   * so the server answers nothing and the call rejects with the signal's reason (an AbortError).
+   */
   signal?: AbortSignal;
   /** Extra `params._meta` fields. */
   meta?: JsonObject;
@@ -92,6 +96,12 @@ function toError(error: { code: number; message: string; data?: unknown }): McpE
 const MAX_INPUT_ROUNDS = 16;
 
 /** Creates a client for `mcp`. Call `connect()` first, or let the first request do it. */
+/**
+ * A client for `mcp`, in process. When the server declares a Scope type that does not allow `undefined`
+ * (`new MiniMCP<{ user: string }>`), `scope` is required, as for serve() and the other transports: a
+ * test without it would meet `ctx.scope === undefined` where the handler's type says otherwise.
+ */
+export function createTestClient<Scope>(mcp: MiniMCP<Scope>, ...options: ScopedOptions<Scope, TestClientOptions<NoInfer<Scope>>>): TestClient;
 export function createTestClient<Scope>(mcp: MiniMCP<Scope>, options: TestClientOptions<Scope> = {}): TestClient {
   return new InProcessClient(mcp, options);
 }
@@ -202,8 +212,9 @@ class InProcessClient<Scope> implements TestClient {
       resourcesListChanged: filter.resources === true,
     };
     if (filter.resourceUris) notifications.resourceSubscriptions = filter.resourceUris;
-    const stream = this.#send('subscriptions/listen', { notifications }, { signal: abort.signal }, (n) =>
-      n.method === 'notifications/subscriptions/acknowledged' ? acknowledged() : receive(n));
+    // Ended as a real client ends it: by closing the stream (the transport's signal), not by a cancel.
+    const stream = this.#send('subscriptions/listen', { notifications }, undefined, (n) =>
+      n.method === 'notifications/subscriptions/acknowledged' ? acknowledged() : receive(n), abort.signal);
     await Promise.race([ready, stream]);
     return async () => {
       abort.abort();
@@ -268,16 +279,24 @@ class InProcessClient<Scope> implements TestClient {
     return Object.keys(meta).length ? { ...params, _meta: meta } : params;
   }
 
-  async #send(method: string, params: JsonObject, call?: CallOptions, onNotification?: OnNotification): Promise<JsonObject> {
+  async #send(method: string, params: JsonObject, call?: CallOptions, onNotification?: OnNotification, closed?: AbortSignal): Promise<JsonObject> {
     const id = `test-${++this.#nextId}`;
-    const opts = {
-      connection: this.#modern ? undefined : this.#connection,
-      scope: this.#options.scope,
-      send: this.#channel(call, onNotification),
-      signal: call?.signal,
+    const cancel = call?.signal;
+    cancel?.throwIfAborted();
+    const caller = { connection: this.#modern ? undefined : this.#connection, scope: this.#options.scope };
+    const opts = { ...caller, send: this.#channel(call, onNotification), signal: closed };
+    const onAbort = () => {
+      const reason = cancel?.reason instanceof Error ? cancel.reason.message : String(cancel?.reason);
+      void this.#mcp.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: this.#envelope({ requestId: id, reason }, undefined, id) }, caller);
     };
-    const { reply } = await this.#mcp.dispatch({ jsonrpc: '2.0', id, method, params: this.#envelope(params, call, id) }, opts);
-    if (reply === undefined) throw new Error(`${method} got no answer (cancelled by the client)`);
+    cancel?.addEventListener('abort', onAbort, { once: true });
+    let reply: JsonObject | undefined;
+    try {
+      ({ reply } = await this.#mcp.dispatch({ jsonrpc: '2.0', id, method, params: this.#envelope(params, call, id) }, opts));
+    } finally {
+      cancel?.removeEventListener('abort', onAbort);
+    }
+    if (reply === undefined) throw cancel?.aborted ? cancel.reason : new Error(`${method} got no answer (cancelled by the client)`);
     const error = reply.error as { code: number; message: string; data?: unknown } | undefined;
     if (error) throw toError(error);
     return reply.result as JsonObject;

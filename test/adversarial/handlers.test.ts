@@ -197,14 +197,21 @@ describe('results that cannot be serialised', () => {
 
   // Found as BUG-6 (handle(string) rejected; on stdio an unhandled rejection ended the process) and fixed
   // in src during this work (protocol/jsonrpc.ts serializeMessage); these guard the fix.
-  for (const [name, request] of [['bigint', call(1, 'bigint')], ['circular', call(2, 'circular')], ['resource', read(3, 'x://bigint')]] as const) {
-    it(`handle(string) answers -32603 with the id when the ${name} result cannot be serialised`, async () => {
+  // Issue 26 item 7: a tool's result is then an isError result the model reads (not -32603); a resource stays -32603.
+  for (const [name, request] of [['bigint', call(1, 'bigint')], ['circular', call(2, 'circular')]] as const) {
+    it(`handle(string) answers an isError result with the id when the ${name} tool result cannot be serialised`, async () => {
       const text = await server().handle(JSON.stringify(request));
       const reply = JSON.parse(text as string);
-      expect(reply).toMatchObject({ jsonrpc: '2.0', id: request.id, error: { code: -32603 } });
+      expect(reply).toMatchObject({ jsonrpc: '2.0', id: request.id, result: { isError: true, content: [{ type: 'text', text: expect.stringContaining('cannot be sent as JSON') }] } });
       assertContract(reply, request.id, request);
     });
   }
+  it('handle(string) answers -32603 with the id when the resource result cannot be serialised', async () => {
+    const request = read(3, 'x://bigint');
+    const reply = JSON.parse((await server().handle(JSON.stringify(request))) as string);
+    expect(reply).toMatchObject({ jsonrpc: '2.0', id: request.id, error: { code: -32603 } });
+    assertContract(reply, request.id, request);
+  });
 });
 
 describe('error messages of tool handlers', () => {

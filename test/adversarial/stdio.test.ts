@@ -178,11 +178,13 @@ describe('a real stdio server process', () => {
     for (const line of s.lines) expect(() => JSON.parse(line)).not.toThrow(); // nothing but JSON on stdout
     const byId = new Map(s.replies().map((r) => [r.id, r]));
     expect(byId.get(1)?.result.content[0].text).toBe('noisy done');
-    expect(byId.get(2)?.error?.code).toBe(-32603);
-    expect(byId.get(3)?.error?.code).toBe(-32603);
+    // Issue 26 item 7: a tool result that cannot be serialised is an isError result (it was -32603).
+    expect(byId.get(2)?.result?.isError).toBe(true);
+    expect(byId.get(3)?.result?.isError).toBe(true);
     expect(byId.get(4)?.result.content[0].text).toBe('still here');
     expect(s.replies().filter((r) => r.id === null).map((r) => r.error.code).sort()).toEqual([-32700, -32600].sort());
     expect(s.stderr()).toContain('a handler writing to stdout');
+    expect(s.stderr()).toContain('a log line before serveStdio()');
     s.child.stdin.end();
     expect(await s.exited).toEqual({ code: 0, signal: null });
   });

@@ -1,5 +1,10 @@
 /** The `npm run dev` contract and the `minimcp` command line: the math example with its playground, then a clean stop. */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
@@ -33,15 +38,17 @@ it('PORT=N npm run -s dev serves the math example at /mcp and the playground at 
   expect(stillThere).toBe(false);
 }, 60_000);
 
+/** The `minimcp` command from the sources, its stdout and stderr together. */
+const run = (args: string[]) =>
+  new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/dev/cli.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    child.stderr.on('data', (d: Buffer) => (out += d));
+    child.once('exit', (code) => resolve({ code, out }));
+  });
+
 it('minimcp with no command prints the usage; an unknown command fails', async () => {
-  const run = (args: string[]) =>
-    new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/dev/cli.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d));
-      child.stderr.on('data', (d: Buffer) => (out += d));
-      child.once('exit', (code) => resolve({ code, out }));
-    });
   const help = await run([]);
   expect(help.code).toBe(0);
   expect(help.out).toContain('minimcp dev <server file>');
@@ -49,4 +56,40 @@ it('minimcp with no command prints the usage; an unknown command fails', async (
   const missing = await run(['dev', 'no/such/file.ts']);
   expect(missing.code).toBe(1);
   expect(missing.out).toContain('no such file');
+}, 60_000);
+
+// Issue 26 item 7: `minimcp dev --help` said "no such file …/--help"; a busy port said only EADDRINUSE.
+it('minimcp dev --help prints the usage; a busy port is named with what to do', async () => {
+  for (const args of [['dev', '--help'], ['dev', 'src/server.ts', '-h'], ['init', '--help']]) {
+    const help = await run(args);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('minimcp dev <server file>');
+    expect(help.out).not.toContain('no such file');
+  }
+  const holder = createServer();
+  await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
+  const { port } = holder.address() as AddressInfo;
+  try {
+    const busy = await run(['dev', 'examples/math/server.ts', '--port', String(port)]);
+    expect(busy.code).toBe(1);
+    expect(busy.out).toContain(`Port ${port} on 127.0.0.1 is already in use (EADDRINUSE): stop what holds it, or pick another port: minimcp dev --port N`);
+  } finally {
+    holder.close();
+  }
+}, 60_000);
+
+// Issue 26 item 9: from a checkout the starter wrote "minimcp": "^0.1.0", a registry 404 while unpublished.
+it('minimcp init from a checkout points the starter at that checkout', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'minimcp-init-'));
+  try {
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/dev/cli.ts', 'init', dir], { cwd: root, stdio: 'ignore' });
+      child.once('exit', resolve);
+    });
+    expect(code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(manifest.dependencies.minimcp).toBe(`file:${root.replace(/\/$/, '')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }, 60_000);

@@ -169,3 +169,18 @@ describe('inside a framework (plain node:http standing in for Express)', () => {
     expect([response.status, await response.text()]).toEqual([599, 'boom']);
   });
 });
+
+describe('serve() on a busy port (issue 26 item 7)', () => {
+  it('rejects with an error that names the port and what to do, code EADDRINUSE kept', async () => {
+    const holder = createServer();
+    await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const failure = await serve(new MiniMCP({ name: 'busy', version: '1' }), { port }).then(() => undefined, (error: NodeJS.ErrnoException) => error);
+      expect(failure?.code).toBe('EADDRINUSE');
+      expect(failure?.message).toBe(`Port ${port} on 127.0.0.1 is already in use (EADDRINUSE): stop what holds it, or pass another port (serve(mcp, { port }); 0 takes any free one)`);
+    } finally {
+      holder.close();
+    }
+  });
+});

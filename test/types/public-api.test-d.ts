@@ -14,6 +14,7 @@ import { mcpHono } from 'minimcp/hono';
 import { createFetchHandler } from 'minimcp/http';
 import { createNodeHandler, serve } from 'minimcp/node';
 import { serveStdio } from 'minimcp/stdio';
+import { createTestClient } from 'minimcp/testing';
 import * as v from 'valibot';
 import { expectTypeOf } from 'vitest';
 import * as z from 'zod';
@@ -115,7 +116,9 @@ mcp.prompt('explain', { arguments: z.object({ topic: z.string() }) }, (args) => 
 
 // ---- programmatic calls -------------------------------------------------------------------------------
 
-expectTypeOf(mcp.tools.call).parameters.toEqualTypeOf<[name: string, args?: JsonObject, opts?: MessageFacts<unknown>]>();
+// `| undefined` written out: an optional parameter takes undefined under every flag, and TypeScript 7
+// keeps that apart from a bare optional tuple element under exactOptionalPropertyTypes.
+expectTypeOf(mcp.tools.call).parameters.toEqualTypeOf<[name: string, args?: JsonObject | undefined, opts?: MessageFacts<unknown> | undefined]>();
 expectTypeOf(mcp.tools.call('zod', { a: 1 })).resolves.toEqualTypeOf<JsonObject>();
 expectTypeOf(mcp.resources.read('x://y')).resolves.toEqualTypeOf<JsonObject>();
 
@@ -190,6 +193,15 @@ express().all('/mcp', mcpExpress(scoped));
 new Hono().all('/mcp', mcpHono(scoped, {}));
 // @ts-expect-error scope is required
 void fastify().register(mcpFastify(scoped));
+// The in-process test client too (issue 26 item 4): it compiled without a scope.
+// @ts-expect-error scope is required
+createTestClient(scoped);
+// @ts-expect-error scope is required
+createTestClient(scoped, { era: '2026-07-28' });
+// @ts-expect-error 'gold' is not a plan
+createTestClient(scoped, { scope: { user: 'a', plan: 'gold' } });
+createTestClient(scoped, { scope: { user: 'a', plan: 'pro' } });
+createTestClient(mcp); // a server without a Scope type needs none
 
 // A factory that does not produce the server's Scope is the error (not the server argument).
 // @ts-expect-error 'gold' is not a plan

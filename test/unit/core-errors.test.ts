@@ -135,20 +135,33 @@ describe('error contract: statuses and retired codes', () => {
     expect(modern.error.code).not.toBe(-32042);
   });
 
-  // A result that cannot be serialized (BigInt, cycle) still gets one answer: -32603 for its id.
-  it('handle() answers -32603 when a handler result cannot be serialized', async () => {
+  // A result that cannot be serialized (BigInt, cycle) still gets one answer for its id: -32603, or for
+  // a tool an isError result (issue 26 item 7: a tool's mistake is told to the model, as a throw is).
+  it('handle() answers -32603 when a prompt result cannot be serialized, isError for a tool result', async () => {
     const mcp = new MiniMCP({ name: 'e', version: '1', onError: () => {} });
+    mcp.prompt('big', {}, () => [{ role: 'user', content: { type: 'text', text: 'x', _meta: { n: 1n } } }] as never);
+    const prompt = JSON.parse((await mcp.handle(JSON.stringify(req('prompts/get', { name: 'big' })))) as string);
+    expect(prompt.id).toBe(1);
+    expect(prompt.error.code).toBe(-32603);
     mcp.tool('big', {}, () => ({ content: [{ type: 'text', text: 'x' }], _meta: { n: 1n } }) as never);
-    const text = await mcp.handle(JSON.stringify(req('tools/call', { name: 'big' })));
-    const reply = JSON.parse(text as string);
-    expect(reply.id).toBe(1);
-    expect(reply.error.code).toBe(-32603);
+    const tool = JSON.parse((await mcp.handle(JSON.stringify(req('tools/call', { name: 'big' })))) as string);
+    expect(tool).toEqual({
+      jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'The tool returned a result that cannot be sent as JSON (a BigInt or a cycle)' }], isError: true },
+    });
   });
 
-  it('a tool whose plain return value cannot be serialized is -32603 (not a crash)', async () => {
+  it('a tool whose plain return value cannot be serialized is an isError result naming the tool (not -32603)', async () => {
     const mcp = new MiniMCP({ name: 'e', version: '1', onError: () => {} });
     mcp.tool('big', {}, () => 1n);
-    expect(await mcp.handle(JSON.stringify(req('tools/call', { name: 'big' }))))
-      .toBe('{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}');
+    mcp.tool('cycle', {}, () => {
+      const a: Record<string, unknown> = {};
+      a.a = a;
+      return a;
+    });
+    expect(await mcp.handle(JSON.stringify(req('tools/call', { name: 'big' })))).toBe(
+      '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Tool \'big\' returned a value that cannot be sent as JSON: Do not know how to serialize a BigInt"}],"isError":true}}',
+    );
+    const cycle = JSON.parse((await mcp.handle(JSON.stringify(req('tools/call', { name: 'cycle' })))) as string);
+    expect(cycle.result).toEqual({ content: [{ type: 'text', text: "Tool 'cycle' returned a value that cannot be sent as JSON: Converting circular structure to JSON" }], isError: true });
   });
 });

@@ -219,3 +219,13 @@ describe('resources/read: errors', () => {
     expect(await read(m, 'test://gone')).toEqual(notFound('test://gone'));
   });
 });
+
+describe('template variables in the host position (issue 26 item 2)', () => {
+  it('reach the handler under their own names, with the case the client sent', async () => {
+    const mcp = new MiniMCP(base);
+    mcp.resourceTemplate('users://{userId}', {}, (_uri, { userId }) => `user ${userId}`);
+    mcp.resourceTemplate('github://{owner}/{repo}', {}, (_uri, vars) => JSON.stringify(vars));
+    expect((await readResult(mcp, 'users://Alice')).contents[0].text).toBe('user Alice');
+    expect((await readResult(mcp, 'github://Anthropic/MiniMCP')).contents[0].text).toBe('{"owner":"Anthropic","repo":"MiniMCP"}');
+  });
+});

@@ -40,10 +40,10 @@ describe('tools/list', () => {
     expect(Object.keys(result.tools[1])).toEqual(['name', 'inputSchema']);
   });
 
-  it('lists tools in registration order and re-registration replaces in place', async () => {
+  it('lists tools in registration order and re-registration (replace: true) replaces in place', async () => {
     const mcp = new MiniMCP(base);
     mcp.tool('b', {}, () => 1).tool('a', {}, () => 2).tool('c', {}, () => 3);
-    mcp.tool('a', { description: 'new' }, () => 4);
+    mcp.tool('a', { description: 'new', replace: true }, () => 4);
     const tools = ((await mcp.handle(req('tools/list'))) as any).result.tools;
     expect(tools.map((t: any) => t.name)).toEqual(['b', 'a', 'c']);
     expect(tools[1].description).toBe('new');

@@ -32,6 +32,9 @@ function server() {
   return mcp;
 }
 
+// The server declares its Scope type, so every client of it gives one (issue 26 item 4).
+const asUser = { scope: { user: 'u1' } };
+
 const answers = {
   onElicit: () => ({ action: 'accept' as const, content: { name: 'Ada' } }),
   onRoots: () => ({ roots: [{ uri: 'file:///tmp' }] }),
@@ -40,7 +43,7 @@ const answers = {
 
 describe.each<TestEra>(['2025-11-25', '2026-07-28'])('createTestClient, era %s', (era) => {
   it('calls tools with typed structured results and the scope', async () => {
-    const client = createTestClient(server(), { era, scope: { user: 'u1' } });
+    const client = createTestClient(server(), { ...asUser, era, scope: { user: 'u1' } });
     const result = await client.callTool<{ sum: number }>('add', { a: 2, b: 3 });
     expect(result.structuredContent?.sum).toBe(5);
     expect(result.isError).toBeUndefined();
@@ -48,7 +51,7 @@ describe.each<TestEra>(['2025-11-25', '2026-07-28'])('createTestClient, era %s',
   });
 
   it('a throwing tool is an isError result; a protocol error is thrown as McpError with code and data', async () => {
-    const client = createTestClient(server(), { era });
+    const client = createTestClient(server(), { ...asUser, era });
     expect((await client.callTool('fail')).isError).toBe(true);
     const invalid = await client.callTool('add', { a: 'x' });
     expect(invalid.isError).toBe(true);
@@ -60,12 +63,12 @@ describe.each<TestEra>(['2025-11-25', '2026-07-28'])('createTestClient, era %s',
   });
 
   it('answers elicitation, roots and sampling through the handlers', async () => {
-    const client = createTestClient(server(), { era, ...answers });
+    const client = createTestClient(server(), { ...asUser, era, ...answers });
     expect((await client.callTool('ask')).content).toEqual([{ type: 'text', text: 'accept:Ada roots=1 model=test-model' }]);
   });
 
   it('without a handler the server sees a client that lacks the capability', async () => {
-    const client = createTestClient(server(), { era });
+    const client = createTestClient(server(), { ...asUser, era });
     const result = await client.callTool('ask').catch((e: McpError) => e);
     if (era === '2026-07-28') expect(result).toMatchObject({ code: -32021 });
     else expect((result as { isError?: boolean }).isError).toBe(true);
@@ -73,7 +76,7 @@ describe.each<TestEra>(['2025-11-25', '2026-07-28'])('createTestClient, era %s',
 
   it('reports progress and logs', async () => {
     const logs: unknown[] = [];
-    const client = createTestClient(server(), { era, onLog: (m) => logs.push(m.data) });
+    const client = createTestClient(server(), { ...asUser, era, onLog: (m) => logs.push(m.data) });
     const progress: number[] = [];
     const result = await client.callTool('slow', {}, { onProgress: (p) => progress.push(p.progress / p.total!) });
     expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
@@ -82,7 +85,7 @@ describe.each<TestEra>(['2025-11-25', '2026-07-28'])('createTestClient, era %s',
   });
 
   it('cancels through the signal', async () => {
-    const client = createTestClient(server(), { era });
+    const client = createTestClient(server(), { ...asUser, era });
     const abort = new AbortController();
     const pending = client.callTool('hang', {}, { signal: abort.signal });
     setTimeout(() => abort.abort(), 5);
@@ -90,7 +93,7 @@ describe.each<TestEra>(['2025-11-25', '2026-07-28'])('createTestClient, era %s',
   });
 
   it('gets prompts, reads resources and templates, completes, lists', async () => {
-    const client = createTestClient(server(), { era });
+    const client = createTestClient(server(), { ...asUser, era });
     expect((await client.getPrompt('greet', { name: 'Ada' })).messages[0]!.content).toEqual({ type: 'text', text: 'Hello Ada' });
     expect((await client.readResource('memo://items/7')).contents[0]).toMatchObject({ uri: 'memo://items/7', text: 'item 7' });
     expect((await client.complete({ prompt: 'greet' }, { name: 'name', value: 'A' })).values).toEqual(['Ada', 'Alan']);
@@ -102,7 +105,7 @@ describe.each<TestEra>(['2025-11-25', '2026-07-28'])('createTestClient, era %s',
 
   it('listens for list_changed and resource updates', async () => {
     const mcp = server();
-    const client = createTestClient(mcp, { era });
+    const client = createTestClient(mcp, { ...asUser, era });
     const seen: string[] = [];
     const listening = await client.listen({ tools: true, resourceUris: ['memo://one'] }, (n) => seen.push(n.method));
     mcp.tool('late', {}, () => 'x');
@@ -116,7 +119,7 @@ describe.each<TestEra>(['2025-11-25', '2026-07-28'])('createTestClient, era %s',
 });
 
 it('connect() returns the handshake answer of the chosen era', async () => {
-  expect((await createTestClient(server()).connect()).protocolVersion).toBe('2025-11-25');
-  expect((await createTestClient(server(), { era: '2026-07-28' }).connect()).supportedVersions).toEqual(['2026-07-28']);
-  expect(() => createTestClient(server(), { era: '2024' as TestEra })).toThrow(/unknown era/);
+  expect((await createTestClient(server(), asUser).connect()).protocolVersion).toBe('2025-11-25');
+  expect((await createTestClient(server(), { ...asUser, era: '2026-07-28' }).connect()).supportedVersions).toEqual(['2026-07-28']);
+  expect(() => createTestClient(server(), { ...asUser, era: '2024' as TestEra })).toThrow(/unknown era/);
 });

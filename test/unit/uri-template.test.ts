@@ -223,13 +223,20 @@ describe('canonicalUri', () => {
     expect(t.match('test://example.com/~U/7')).toBeUndefined();
   });
 
-  it('lowercases host text after a variable in the template too, but not the path', () => {
+  it('lowercases host text after a variable in the template too, but not the path, nor a value', () => {
+    // Issue 26 item 2: a variable's value keeps its case, wherever it sits (it was 'acme' and 'host/a/b').
     const host = parseUriTemplate('x://{tenant}.Example.COM/Docs/{id}');
-    expect(host.match('X://Acme.EXAMPLE.com/Docs/1')).toEqual({ tenant: 'acme', id: '1' });
+    expect(host.match('X://Acme.EXAMPLE.com/Docs/1')).toEqual({ tenant: 'Acme', id: '1' });
     expect(host.match('x://acme.example.com/docs/1')).toBeUndefined();
     const path = parseUriTemplate('data://{+path}.JSON');
-    expect(path.match('data://Host/a/b.JSON')).toEqual({ path: 'host/a/b' });
+    expect(path.match('data://Host/a/b.JSON')).toEqual({ path: 'Host/a/b' });
     expect(path.match('data://host/a/b.json')).toBeUndefined();
+  });
+
+  it('keeps the case of variables in the first segment after scheme:// (issue 26 item 2)', () => {
+    expect(parseUriTemplate('users://{userId}').match('users://Alice')).toEqual({ userId: 'Alice' });
+    expect(parseUriTemplate('github://{owner}/{repo}').match('GitHub://Anthropic/X')).toEqual({ owner: 'Anthropic', repo: 'X' });
+    expect(parseUriTemplate('x://{a}%2f{b}').match('x://A%2FB')).toEqual({ a: 'A', b: 'B' });
   });
 });
 

@@ -14,6 +14,7 @@ import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { backlogExceeded, resolveSettings, type HttpOptions, type Settings } from './options.js';
 import { worthDraining } from './linger.js';
 import { serveExchange } from './serve-exchange.js';
+import { listenOn } from './listen.js';
 import type { ScopedOptions } from '../scoped-options.js';
 
 export interface NodeHandlerOptions<Scope> extends HttpOptions {
@@ -230,13 +231,7 @@ export async function serve<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Sc
   });
   server.keepAliveTimeout = intOption(options, 'keepAliveTimeoutMs', 5_000, SERVE);
   server.maxConnections = intOption(options, 'maxConnections', 2_048, SERVE);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listenOn(server, port, host, 'pass another port (serve(mcp, { port }); 0 takes any free one)');
   const { port: actual } = server.address() as AddressInfo;
   // A wildcard bind is reached through localhost (which the default Host allow-list accepts).
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
