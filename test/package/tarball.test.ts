@@ -19,9 +19,10 @@ const subpaths = Object.keys(pkg.exports).map((key) => key.replace(/^\./, 'minim
 // minimcp/redis joined (191.5 kB packed, 612 kB unpacked, 134 files then); again when minimcp/otel, the
 // Redis task store, 2025 task input and docs/observability.md joined (222.8 kB, 711 kB, 146 files then); again
 // when the extension API (mcp.method), Skills over MCP (src/skills/) and docs/extensions.md, docs/skills.md
-// joined (252.8 kB, 808 kB, 159 files then), and minimcp/auth (the OAuth resource server) and its docs, and
-// issue 26's stop log, registration checks, dev --scope, stdout guard, curl and elicitation docs.
-const BUDGET = { packedBytes: 275_000, unpackedBytes: 880_000, files: 185 };
+// joined (252.8 kB, 808 kB, 159 files then); again when minimcp/auth (the OAuth resource server), the
+// memory-model bounds of issue 24 and issue 26's stop log, registration checks, dev --scope, stdout guard,
+// curl and elicitation docs joined (313.7 kB, 996 kB, 199 files then: dist/ and docs/ only, checked by hand).
+const BUDGET = { packedBytes: 330_000, unpackedBytes: 1_050_000, files: 215 };
 
 interface PackResult {
   filename: string;
