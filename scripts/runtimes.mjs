@@ -173,7 +173,8 @@ async function main() {
       if (r.code !== 0 && row.clients.failed === 0) row.clients.failed = 1; // vitest itself failed
       passed += row.clients.passed; failed += row.clients.failed;
       if (rt.conformance && !opt['no-conformance']) {
-        const c = await run(process.execPath, [join(ROOT, 'scripts/conformance.mjs'), '--url', `${server.base}/mcp`]);
+        // The runtime servers bundle fixture.ts, which serves no skills (they are read from disk by server.ts, Node only).
+        const c = await run(process.execPath, [join(ROOT, 'scripts/conformance.mjs'), '--url', `${server.base}/mcp`, '--no-skills']);
         const m = /conformance: (\d+) passed, (\d+) failed/.exec(c.output);
         row.conformance = m ? { passed: Number(m[1]), failed: Number(m[2]) } : { passed: 0, failed: 1 };
         passed += row.conformance.passed; failed += row.conformance.failed;
