@@ -8,9 +8,8 @@ export type { SkillOptions } from './skills/register.js';
 export type { SkillDefinition, SkillFile } from './skills/skill.js';
 export { SKILLS_EXTENSION } from './skills/serve.js';
 export { SkillError, MAX_SKILL_BYTES, MAX_SKILL_FILES } from './skills/rules.js';
-export type {
-  Connection, Hooks, MessageFacts, Outcome, OutcomeSink, RequestInfo, Send, CacheSettings,
-} from './core.js';
+export type { Hooks, RequestInfo, CacheSettings } from './core.js';
+export type { Connection, MessageFacts, Outcome, OutcomeSink, Send } from './transport.js';
 export { decideEra } from './protocol/era.js';
 export { Context, getContext, type AskOptions, type ClientFacts } from './context/context.js';
 export { Cancellation, type CancelSignal } from './request/cancellation.js';

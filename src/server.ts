@@ -4,7 +4,8 @@
  */
 import type { AuthInfo } from './context/auth-info.js';
 import { loadCrypto } from './signing/request-state.js';
-import type { Core, Hooks, MessageFacts, Outcome, OutcomeSink, Send } from './core.js';
+import type { Core, Hooks } from './core.js';
+import type { MessageFacts, Outcome, OutcomeSink, Send } from './transport.js';
 import { routeMessage } from './request/inbound.js';
 import { Capabilities } from './capabilities.js';
 import type { NotificationBus } from './state/bus.js';

@@ -5,7 +5,8 @@
  * connection only. Never throws.
  */
 import { loadCrypto } from '../signing/request-state.js';
-import type { Core, MessageFacts, NotificationSpec, Outcome, OutcomeSink } from '../core.js';
+import type { Core, NotificationSpec } from '../core.js';
+import type { MessageFacts, Outcome, OutcomeSink } from '../transport.js';
 import { ErrorCode, McpError, internalError, invalidRequest } from '../protocol/errors.js';
 import { parseJson, readEnvelope, type JsonObject, type JsonRpcErrorObject, type RequestId } from '../protocol/jsonrpc.js';
 import { ownerKey } from '../state/answers.js';

@@ -4,7 +4,7 @@
  * decides when; this holds the task and does the hand-off.
  */
 import { MrtrBroker, type InputBroker } from '../context/client-requests.js';
-import type { Outcome } from '../core.js';
+import type { Outcome } from '../transport.js';
 import type { JsonObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import { resultOutcome } from '../request/outcome.js';
 import type { TaskRun } from './task-run.js';

@@ -5,7 +5,8 @@
  * `tasks/result` (waits until the task is terminal), `tasks/list` and `tasks/cancel`.
  * Every read is by principal: another principal's task is an unknown id (-32602).
  */
-import type { Core, MethodCall, MethodSpec, Send } from '../core.js';
+import type { Core, MethodCall, MethodSpec } from '../core.js';
+import type { Send } from '../transport.js';
 import { ErrorCode, McpError, ProtocolError, invalidParams } from '../protocol/errors.js';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { isTerminal, type TaskRecord } from '../state/task-store.js';

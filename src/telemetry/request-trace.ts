@@ -5,7 +5,7 @@
  * the handler and one per request the server sends the client (2025) or asks for in an MRTR round
  * (2026), the duration histogram and the active-requests count.
  */
-import type { MessageFacts, Outcome } from '../core.js';
+import type { MessageFacts, Outcome } from '../transport.js';
 import { isObject, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
 import type { HeaderLookup } from '../protocol/standard-headers.js';
 import { toBase64url } from '../platform/base64url.js';

@@ -5,7 +5,7 @@
  * validation, hooks and error mapping as production.
  */
 import { notificationOf } from '../state/bus.js';
-import type { Connection, Send } from '../core.js';
+import type { Connection, Send } from '../transport.js';
 import { McpError } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { HANDSHAKE_VERSIONS, META, STATELESS_VERSIONS } from '../protocol/versions.js';

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Connection } from '../../src/core.js';
+import type { Connection } from '../../src/transport.js';
 import { createConformanceFixture } from '../../examples/conformance/fixture.js';
 import { fakeClient, guardFuzzFile, handleCase, stillServes } from './support/harness.js';
 import { caseArb, caseText, Deep, mutate, toText, TO_STRING_TRAPS } from './support/messages.js';

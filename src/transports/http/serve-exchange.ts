@@ -3,7 +3,7 @@
  * dispatch, the JSON / SSE switch, session ids and keep-alives; GET (2025 streams) is in get-stream.ts.
  * Adapters only move bytes.
  */
-import type { Outcome, OutcomeSink, Send } from '../../core.js';
+import type { Outcome, OutcomeSink, Send } from '../../transport.js';
 import { decideEra } from '../../protocol/era.js';
 import { revisionOf } from '../../protocol/revisions/index.js';
 import { isObject, serializeMessage, type JsonObject, type RequestId } from '../../protocol/jsonrpc.js';

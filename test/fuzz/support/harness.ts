@@ -1,5 +1,5 @@
 /** Driving one fuzz case through `handle()`, and the checks that follow every case. */
-import type { Connection } from '../../../src/core.js';
+import type { Connection } from '../../../src/transport.js';
 import type { MiniMCP } from '../../../src/index.js';
 import { checkReply, expectationOf, installCrashTrap, knownBugOf, parse, short, type CrashTrap, type Tally } from './oracle.js';
 import { MODERN_VERSION, modernMeta } from './messages.js';

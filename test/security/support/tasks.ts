@@ -1,6 +1,6 @@
 /** 2025 task clients through the core: each its own connection and principal; tools that finish at once, with results of a chosen size. */
 import { MiniMCP, type MiniMCPOptions } from '../../../src/index.js';
-import type { Connection } from '../../../src/core.js';
+import type { Connection } from '../../../src/transport.js';
 
 const CAPS = { tasks: { requests: { elicitation: { create: {} } } } };
 

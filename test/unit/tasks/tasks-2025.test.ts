@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MiniMCP, ProtocolError, UserError } from '../../../src/index.js';
-import type { Connection } from '../../../src/core.js';
+import type { Connection } from '../../../src/transport.js';
 import { until } from '../../support/until.js';
 
 const RELATED = 'io.modelcontextprotocol/related-task';
