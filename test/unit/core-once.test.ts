@@ -136,6 +136,36 @@ describe('2026: a step runs once across the rounds', () => {
   });
 });
 
+describe("the guide's example (docs/guide.md, A side effect once)", () => {
+  it('the table is held once; a last round sent twice charges with the same sealed idempotency key', async () => {
+    const { mcp } = server();
+    const holds: number[] = [];
+    const charges: string[] = [];
+    const holdTable = async (guests: number) => (holds.push(guests), { holdId: `h${holds.length}`, deposit: 10 });
+    const chargeDeposit = async (holdId: string, amount: number, idempotencyKey: string) => (charges.push(idempotencyKey), { paymentId: `${holdId}-${amount}` });
+    mcp.tool('book', {}, async (_args, ctx) => {
+      const hold = await ctx.once('hold', () => holdTable(4));
+      const idempotencyKey = await ctx.once('payment-key', () => crypto.randomUUID());
+      const answer = await ctx.elicit({
+        message: `Pay the deposit of ${hold.deposit} EUR?`,
+        requestedSchema: { type: 'object', properties: { pay: { type: 'boolean' } }, required: ['pay'] },
+      });
+      if (answer.action !== 'accept' || answer.content?.pay !== true) return 'Not booked';
+      const { paymentId } = await chargeDeposit(hold.holdId, hold.deposit, idempotencyKey);
+      return `Booked: hold ${hold.holdId}, payment ${paymentId}`;
+    });
+    const r1 = (await round(mcp, 'book')).result;
+    const last = { 'input-1': { action: 'accept', content: { pay: true } } };
+    const r2 = (await round(mcp, 'book', r1.requestState, last)).result;
+    const again = (await round(mcp, 'book', r1.requestState, last)).result; // the client resends its last round
+    expect(r2.content[0].text).toBe('Booked: hold h1, payment h1-10');
+    expect(again).toEqual(r2);
+    expect(holds).toEqual([4]);
+    expect(charges).toHaveLength(2);
+    expect(charges[1]).toBe(charges[0]); // the provider sees one key: it charges once
+  });
+});
+
 describe('2026: the sealed steps are signed', () => {
   it('a state whose step result was altered is -32602, and nothing runs', async () => {
     const { mcp } = server();
