@@ -116,6 +116,38 @@ describe('2026: a step runs once across the rounds', () => {
     expect(tries).toBe(2);
   });
 
+  it('the same when the handler asks for roots or a sample instead of an elicitation', async () => {
+    const { mcp } = server();
+    let runs = 0;
+    mcp.tool('roots', {}, async (_a, ctx) => `${await ctx.once('r', () => ++runs)} ${(await ctx.listRoots()).roots.length}`);
+    mcp.tool('sample', {}, async (_a, ctx) => {
+      const n = await ctx.once('s', () => ++runs);
+      const reply = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 });
+      return `${n} ${reply.role}`;
+    });
+    const client = createTestClient(mcp, {
+      era: V, onRoots: () => ({ roots: [{ uri: 'file:///w' }] }), onSample: () => ({ role: 'assistant', content: { type: 'text', text: 'yo' }, model: 'm' }),
+    });
+    expect((await client.callTool('roots')).content).toEqual([{ type: 'text', text: '1 1' }]);
+    expect((await client.callTool('sample')).content).toEqual([{ type: 'text', text: '2 assistant' }]);
+    expect(runs).toBe(2);
+  });
+
+  it('keys are data, never object machinery: "__proto__" and "constructor" seal and open as any key', async () => {
+    const { mcp } = server();
+    const ran: string[] = [];
+    mcp.tool('odd', {}, async (_a, ctx) => {
+      const a = await ctx.once('__proto__', () => (ran.push('p'), { polluted: true }));
+      const b = await ctx.once('constructor', () => (ran.push('c'), 'c'));
+      return JSON.stringify([a, b, await ask(ctx)]);
+    });
+    const r1 = (await round(mcp, 'odd')).result;
+    const r2 = (await round(mcp, 'odd', r1.requestState, { 'input-1': accept('Z') })).result;
+    expect(r2.content[0].text).toBe('[{"polluted":true},"c","Z"]');
+    expect(ran).toEqual(['p', 'c']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('a request that never asks for input runs the step once and seals nothing', async () => {
     const { mcp } = server();
     let runs = 0;
