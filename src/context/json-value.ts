@@ -5,9 +5,9 @@
  */
 
 /** Deeper than this is not a step result anyone means (and a cycle is caught here too). */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
-/** What a non-plain object is, for the message: "a Date", "a Map", "an instance of Order". */
+/** What a non-plain object is, for the message: "a Date", "a Map", "an Order" (its constructor's name). */
 function kindOf(value: object): string {
   try {
     const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
