@@ -48,10 +48,17 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   cache?: Partial<CacheSettings>;
   /**
    * The secret that signs MRTR requestState and 2025 session ids. Set `secret` (32 bytes or more)
-   * when several instances serve the same clients, so each accepts what the others signed.
+   * when several instances serve the same clients, so each accepts what the others signed. `ttlMs`:
+   * how long a state stays valid (default 10 min). `maxSteps` and `maxStepBytes`: what `ctx.once()`
+   * may seal into one request's state (defaults 32 steps, 65536 bytes of keys and JSON results).
    */
   // `| undefined`: `secret: process.env.X` compiles under exactOptionalPropertyTypes (absent means the default).
-  requestState?: { secret?: string | Uint8Array | undefined; ttlMs?: number | undefined };
+  requestState?: {
+    secret?: string | Uint8Array | undefined;
+    ttlMs?: number | undefined;
+    maxSteps?: number | undefined;
+    maxStepBytes?: number | undefined;
+  };
   /**
    * Who is asking, from the scope (e.g. the verified token's subject). Without it (or when it names
    * nobody), the verified token's principal (`ctx.auth.principal`, from the HTTP `auth` option), else
@@ -175,6 +182,15 @@ function taskService(options: NonNullable<MiniMCPOptions['tasks']>, shared: Task
   });
 }
 
+/** The MRTR state's signer, lifetime and what `ctx.once()` may seal in it. */
+function stateCodec(signer: Signer, options: NonNullable<MiniMCPOptions['requestState']>): RequestStateCodec {
+  return new RequestStateCodec(signer, intOption(options, 'ttlMs', 600_000), {
+    maxSteps: intOption(options, 'maxSteps', 32, { max: 1_000 }),
+    // A state over 1,000,000 characters is refused when opened; base64url makes 512 KiB about 700,000.
+    maxStepBytes: intOption(options, 'maxStepBytes', 65_536, { max: 524_288 }),
+  });
+}
+
 /** The state pieces (memory by default); shared ones need the secret every instance signs with. */
 function stateOf(options: MiniMCPOptions<never>): SharedState {
   const state = resolveState(options.state ?? {});
@@ -211,7 +227,7 @@ export function wire(options: MiniMCPOptions<never>): Wired {
     ),
     idle: new IdleSweeper(idleTimeoutMs),
     streams: new PrincipalQuota(intOption(options, 'maxStreams', 1_000), intOption(options, 'maxStreamsPerPrincipal', 10)),
-    stateCodec: new RequestStateCodec(signer, intOption(options.requestState ?? {}, 'ttlMs', 600_000)),
+    stateCodec: stateCodec(signer, options.requestState ?? {}),
     sessions: new SessionCodec(signer),
     tasks: taskService(options.tasks ?? {}, state.tasks),
     telemetry: options.telemetry,

@@ -12,6 +12,7 @@ import {
 } from '../types.js';
 import type { InputBroker } from './client-requests.js';
 import { checkedAnswer } from './elicit-answer.js';
+import type { StepLedger } from './steps.js';
 import { createAsyncStorage, hasAsyncContext } from '../platform/async-context.js';
 import type { TelemetrySpan } from '../telemetry/types.js';
 
@@ -41,6 +42,8 @@ export interface ContextHost<Scope> {
   readonly logThreshold: number | undefined;
   /** Elicitation, sampling and roots: built on first use. */
   broker(): InputBroker;
+  /** `ctx.once()` steps: built on first use, with the results sealed in earlier rounds. */
+  steps(): StepLedger;
   /** The transport's way to end the response stream early (2025 HTTP SSE); a no-op elsewhere. */
   endStream(): void;
   /** Turns a task tool's call into a task now (see Context.task). */
@@ -191,6 +194,18 @@ export class Context<Scope = unknown> {
   waitUntil(promise: Promise<unknown>): void {
     const kept = promise.catch((error: unknown) => console.error('[minimcp] work kept with ctx.waitUntil() failed:', error));
     this.#host.waitUntil?.(kept);
+  }
+
+  /**
+   * Runs `fn` once for this request, even across the rounds of a 2026 request that asks for input
+   * (which runs the handler again from the top): the first round runs it and seals its result into
+   * the signed requestState; a later round returns that result without running `fn`. Elsewhere it
+   * simply runs `fn`. `key` names the step (unique within the request); the result must be a JSON
+   * value or undefined, and what one request seals is bounded (`requestState.maxSteps`, `maxStepBytes`).
+   * A `fn` that throws is not sealed: the next round runs it again.
+   */
+  once<T>(key: string, fn: () => T | PromiseLike<T>): Promise<T> {
+    return this.#host.steps().run(key, fn);
   }
 
   /** Asks the user for input (form or URL mode). */

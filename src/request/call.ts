@@ -10,7 +10,8 @@
 import type { AuthInfo } from '../context/auth-info.js';
 import { MrtrBroker, StreamBroker, type InputBroker } from '../context/client-requests.js';
 import { Context, runWithContext, type ClientFacts, type ContextHost } from '../context/context.js';
-import { loadCrypto, mrtrAnswers } from '../signing/request-state.js';
+import { loadCrypto, mrtrInputs } from '../signing/request-state.js';
+import { StepLedger } from '../context/steps.js';
 import type { Core, MethodCall, MethodSpec, RequestInfo } from '../core.js';
 import type { Connection, MessageFacts, OutcomeSink, Outcome } from '../transport.js';
 import { handshake } from '../protocol/revisions/handshake.js';
@@ -69,6 +70,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   #settled = false;
   /** 2026: the answers the client gave so far (sealed in requestState, plus inputResponses). */
   #answers: JsonObject | undefined;
+  /** 2026: `ctx.once()` results sealed in requestState by earlier rounds. */
+  #sealedSteps: JsonObject | undefined;
+  #steps: StepLedger | undefined;
   #broker: InputBroker | undefined;
   #client: ClientFacts | undefined;
   /** tools/call of a task tool: the task it becomes (2025: before the handler runs; 2026: when it waits). */
@@ -235,7 +239,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       return undefined;
     }
     try {
-      if (this.meta) this.#answers = mrtrAnswers(this.#core.stateCodec, this.method, this.params, this.principal, retry);
+      if (this.meta) ({ answers: this.#answers, steps: this.#sealedSteps } = mrtrInputs(this.#core.stateCodec, this.method, this.params, this.principal, retry));
       this.ctx = new Context<Scope>(this);
       const run = this.#core.settings.asyncContext ? invokeInContext : invoke;
       const work = this.#trace === undefined ? run(this) : this.#trace.runHandler(run, this);
@@ -332,11 +336,21 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     const note = this.ended || this.spec.stream ? undefined : stopNote(this.method, this.params, why, this.reason, this.#core.settings.idleTimeoutMs);
     if (note !== undefined) this.#core.reportDebug(note, this.#info());
     if (!this.#waiting) return;
-    // Sealing the MRTR state needs the hashing, loaded on the first round.
-    const loading = why === 'input' ? loadCrypto() : undefined;
+    const loading = why === 'input' ? this.#beforeSealing() : undefined;
     if (loading !== undefined) {
       loading.then(() => this.#conclude() && this.#reply(this.#stopped(why)), (error: unknown) => this.#conclude() && this.#reply(this.#failure(error)));
     } else if (this.#conclude()) this.#reply(this.#stopped(why));
+  }
+
+  /**
+   * What sealing the MRTR state waits for: the hashing (loaded on the first round), and the
+   * `ctx.once()` steps still running, so their results are sealed instead of running again.
+   */
+  #beforeSealing(): Promise<unknown> | undefined {
+    const loading = loadCrypto();
+    const running = this.steps().close(); // also for a handler that reaches its first step only later
+    if (running === undefined) return loading;
+    return loading === undefined ? running : Promise.all([loading, running]);
   }
 
   /** What an interrupted request answers: input_required (MRTR), nothing (cancelled), or an error. */
@@ -345,7 +359,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       if (why === 'aborted') return this.#abortedOutcome();
       if (why === 'timeout') throw internalError(`Request timed out after ${this.#core.settings.idleTimeoutMs} ms without progress`);
       const mrtr = this.#broker as MrtrBroker;
-      const requestState = this.#core.stateCodec.seal(this.method, this.params, this.principal, { ...mrtr.used });
+      const steps = this.steps().sealable();
+      const requestState = this.#core.stateCodec.seal(this.method, this.params, this.principal, { answers: { ...mrtr.used }, steps });
       return resultOutcome(this.id, { resultType: 'input_required', inputRequests: mrtr.inputRequests, requestState });
     } catch (error) {
       return this.#failure(error);
@@ -451,6 +466,11 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       ? new MrtrBroker(this.#answers ?? {}, this.meta.clientCapabilities as ClientCapabilities, () => this.needsInput(), this.#trace)
       : new StreamBroker(core.state.answers, ownerKey(this.principal, this.connection?.id), facts.send,
         this.connection?.clientCapabilities ?? {}, core.settings.clientRequestTimeoutMs, this, this.#trace));
+  }
+
+  /** `ctx.once()`: the request's steps, with what earlier rounds sealed (2026), built on first use. */
+  steps(): StepLedger {
+    return (this.#steps ??= new StepLedger(this.#sealedSteps, this.#core.stateCodec.stepLimits));
   }
 
   endStream(): void {

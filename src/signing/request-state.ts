@@ -11,6 +11,7 @@ import { invalidParams } from '../protocol/errors.js';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { fromBase64url, textFromBase64url, toBase64url } from '../platform/base64url.js';
 import { hashing, sameBytes } from '../platform/crypto.js';
+import type { StepLimits } from '../context/steps.js';
 
 export { loadCrypto } from '../platform/crypto.js';
 
@@ -23,6 +24,15 @@ interface StatePayload {
   p: string; // principal
   e: number; // expiry, ms since epoch
   a: JsonObject; // answers gathered in earlier rounds
+  s?: JsonObject; // results of `ctx.once()` steps run in earlier rounds (absent when none)
+}
+
+/** What a requestState carries from one round to the next. */
+export interface Sealed {
+  /** The client's answers to earlier input requests, by key. */
+  answers: JsonObject;
+  /** `ctx.once()` results of earlier rounds, by step key (see src/context/steps.ts); undefined when none. */
+  steps: JsonObject | undefined;
 }
 
 /** JSON with sorted keys, so the same params give the same digest whatever order the client sends. */
@@ -89,17 +99,20 @@ export class RequestStateCodec {
   constructor(
     private readonly signer: Signer,
     private readonly ttlMs: number,
+    /** What `ctx.once()` may seal into one state (the `requestState.maxSteps` and `maxStepBytes` options). */
+    readonly stepLimits: StepLimits,
   ) {}
 
-  seal(method: string, params: JsonObject, principal: string, answers: JsonObject): string {
+  seal(method: string, params: JsonObject, principal: string, { answers, steps }: Sealed): string {
     const digest = paramsDigest(params);
     const payload: StatePayload = { v: 1, m: method, d: digest, p: principal, e: Date.now() + this.ttlMs, a: answers };
+    if (steps !== undefined) payload.s = steps;
     const body = toBase64url(encoder.encode(JSON.stringify(payload)));
     return `${body}.${toBase64url(this.signer.mac(body))}`;
   }
 
-  /** The answers sealed in a state, or -32602 for tampered, expired or misdirected state. */
-  open(state: unknown, method: string, params: JsonObject, principal: string): JsonObject {
+  /** What a state carries, or -32602 for tampered, expired or misdirected state. */
+  open(state: unknown, method: string, params: JsonObject, principal: string): Sealed {
     const bad = invalidParams('Invalid requestState: it was altered, has expired or belongs to another request');
     if (typeof state !== 'string' || state.length > 1_000_000) throw bad;
     const dot = state.indexOf('.');
@@ -114,15 +127,18 @@ export class RequestStateCodec {
     }
     if (payload.v !== 1 || payload.m !== method || payload.d !== paramsDigest(params) || payload.p !== principal) throw bad;
     if (!(payload.e > Date.now())) throw bad;
-    return payload.a && typeof payload.a === 'object' ? payload.a : {};
+    return { answers: isObject(payload.a) ? payload.a : {}, steps: isObject(payload.s) ? payload.s : undefined };
   }
 }
 
-/** 2026: earlier answers sealed in requestState (opened here, so bad state is -32602) plus the client's inputResponses. */
-export function mrtrAnswers(codec: RequestStateCodec, method: string, params: JsonObject, principal: string, retry: boolean): JsonObject {
-  const sealed = retry ? codec.open(params.requestState, method, params, principal) : {};
+/**
+ * 2026: earlier answers and step results sealed in requestState (opened here, so bad state is -32602),
+ * plus the client's inputResponses.
+ */
+export function mrtrInputs(codec: RequestStateCodec, method: string, params: JsonObject, principal: string, retry: boolean): Sealed {
+  const sealed = retry ? codec.open(params.requestState, method, params, principal) : undefined;
   const responses = params.inputResponses;
   if (responses !== undefined && !isObject(responses)) throw invalidParams('params.inputResponses must be an object');
   // Sealed answers win: the client may add answers for new questions, never rewrite earlier ones.
-  return { ...responses, ...sealed };
+  return { answers: { ...responses, ...sealed?.answers }, steps: sealed?.steps };
 }
