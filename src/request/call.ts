@@ -1,39 +1,27 @@
-/**
- * One request, as one object whose phases are methods: admit (era, ladder, method table) -> enter
- * (cancel route, transport signal, concurrency slot) -> start (context, handler) -> settle (the
- * handler's promise, or the first interrupt) -> finish (release everything). It owns its slot, idle
- * clock, signal, client-request route and outcome, so its life can go on after the reply is sent.
- *
- * No promise and no closure on the synchronous path: `run()` returns the Outcome when the handler
- * returned a value. A handler's promise gets one `.then`; the outcome then goes to the sink.
- */
-import type { AuthInfo } from '../context/auth-info.js';
+
 import { MrtrBroker, StreamBroker, type InputBroker } from '../context/client-requests.js';
-import { Context, runWithContext, type ClientFacts, type ContextHost } from '../context/context.js';
+import { Context, runWithContext, type ContextHost } from '../context/context.js';
 import { loadCrypto, mrtrInputs } from '../signing/request-state.js';
 import { StepLedger } from '../context/steps.js';
-import type { Core, MethodCall, MethodSpec, RequestInfo } from '../core.js';
-import type { Connection, MessageFacts, OutcomeSink, Outcome } from '../transport.js';
-import { handshake } from '../protocol/revisions/handshake.js';
-import type { Era, RequestMeta, Revision } from '../protocol/revisions/revision.js';
+import type { Core, MethodCall, } from '../core.js';
+import type { MessageFacts, OutcomeSink, Outcome } from '../transport.js';
 import { internalError } from '../protocol/errors.js';
 import type { JsonObject, RequestId } from '../protocol/jsonrpc.js';
-import { levelRank, type ClientCapabilities, type Implementation } from '../types.js';
+import { type ClientCapabilities, } from '../types.js';
 import { admit } from './admission.js';
 import { runHooked } from './hooks.js';
-import { Execution, type Interrupt } from './execution.js';
+import { AdmittedRequest } from './admitted-request.js';
+import type { Interrupt } from './execution.js';
 import { cancelKey } from '../state/cancels.js';
 import { overloaded, type Waiter } from './limits.js';
 import { NO_REPLY, cacheHint, errorOutcome, failureOutcome, resultOutcome } from './outcome.js';
 import { TaskHandOff } from '../tasks/hand-off.js';
 import { TaskRun } from '../tasks/task-run.js';
 import { ownerKey } from '../state/answers.js';
-import { applySession, patchConnection, type SessionPatch } from '../state/sessions.js';
-import { DEFAULT_SESSION_LIMITS } from '../state/session-limits.js';
+import { applySession, } from '../state/sessions.js';
 import { RequestTrace } from '../telemetry/request-trace.js';
 import { stopNote } from './stop-note.js';
 import type { TelemetrySpan } from '../telemetry/types.js';
-import type { MaybePromise } from '../types.js';
 
 export { ownerKey } from '../state/answers.js';
 
@@ -41,25 +29,9 @@ export { ownerKey } from '../state/answers.js';
 const invoke = <Scope>(call: Call<Scope>): JsonObject | Promise<JsonObject> => call.invoke();
 const invokeInContext = <Scope>(call: Call<Scope>): JsonObject | Promise<JsonObject> => runWithContext(call.ctx as Context<unknown>, invoke, call);
 
-export class Call<Scope> extends Execution implements MethodCall<Scope>, ContextHost<Scope>, Waiter, EventListenerObject {
-  /** The request's protocol family, chosen once at admission: what differs on the wire is asked of it. */
-  revision: Revision = handshake;
-  /** The request's own `_meta` envelope (stateless family). */
-  meta: RequestMeta | undefined = undefined;
-  protocolVersion = '';
-  get era(): Era {
-    return this.revision.era;
-  }
+export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Scope>, ContextHost<Scope>, Waiter, EventListenerObject {
   ctx!: Context<Scope>;
-  readonly params: JsonObject;
-  readonly #core: Core<Scope>;
-  readonly #facts: MessageFacts<Scope>;
   readonly #sink: OutcomeSink;
-  // What admission established (admission.ts): this request is the record.
-  spec!: MethodSpec;
-  principal = '';
-  connection: Connection | undefined;
-  minting = false;
   /** The named principal whose share of the gate this request counts against (undefined: anonymous). */
   #share: string | undefined;
   #cancelKey: string | undefined;
@@ -74,38 +46,18 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   #sealedSteps: JsonObject | undefined;
   #steps: StepLedger | undefined;
   #broker: InputBroker | undefined;
-  #client: ClientFacts | undefined;
   /** tools/call of a task tool: the task it becomes (2025: before the handler runs; 2026: when it waits). */
   #task: TaskHandOff | undefined;
   /** Spans and metrics, only when the server has the `telemetry` option. */
   #trace: RequestTrace | undefined;
 
-  constructor(
-    core: Core<Scope>,
-    readonly id: RequestId,
-    readonly method: string,
-    params: JsonObject | undefined,
-    facts: MessageFacts<Scope>,
-    sink: OutcomeSink,
-  ) {
-    super();
-    this.params = params ?? {};
-    this.#core = core;
-    this.#facts = facts;
+  constructor(core: Core<Scope>, id: RequestId, method: string, params: JsonObject | undefined, facts: MessageFacts<Scope>, sink: OutcomeSink) {
+    super(core, id, method, params, facts);
     this.#sink = sink;
   }
 
-  get scope(): Scope {
-    return this.#facts.scope as Scope;
-  }
-  get auth(): AuthInfo | undefined {
-    return this.#facts.auth;
-  }
-  get headers(): MessageFacts['headers'] {
-    return this.#facts.headers;
-  }
   get send(): MessageFacts['send'] {
-    return this.#task?.send ?? this.#facts.send;
+    return this.#task?.send ?? this.facts.send;
   }
   get live(): boolean {
     return this.#task?.live ?? (!this.aborted && !this.ended);
@@ -113,16 +65,11 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   get statusNote(): ((message: string) => void) | undefined {
     return this.#task?.statusNote;
   }
-  /** Whether this server serves the method (telemetry names unknown ones `_OTHER`). */
-  get known(): boolean {
-    return this.#core.methods.has(this.method);
-  }
-
   /** Runs the request: the Outcome when it is ready at once, otherwise undefined and the sink gets it later. */
   run(): Outcome | undefined {
-    const facts = this.#facts;
-    const telemetry = this.#core.telemetry;
-    if (telemetry !== undefined) this.#trace = RequestTrace.start(telemetry, this, facts.headers, this.#core);
+    const facts = this.facts;
+    const telemetry = this.core.telemetry;
+    if (telemetry !== undefined) this.#trace = RequestTrace.start(telemetry, this, facts.headers, this.core);
     // Sessions are signed: the first one this process sees loads the hashing, then the request goes on.
     const loading = facts.connection === undefined && (facts.session !== undefined || (facts.sessions === true && this.method === 'initialize'))
       ? loadCrypto()
@@ -146,8 +93,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
    */
   #enterSession(): Outcome | undefined {
     const connection = this.connection;
-    if (this.#facts.connection !== undefined || connection?.id === undefined) return this.#enter();
-    const state = this.#core.state.sessions.get(connection.id);
+    if (this.facts.connection !== undefined || connection?.id === undefined) return this.#enter();
+    const state = this.core.state.sessions.get(connection.id);
     if (!(state instanceof Promise)) {
       if (state !== undefined) applySession(connection, state);
       return this.#enter();
@@ -159,17 +106,6 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     return undefined;
   }
 
-  /** 2025: a change to the session (log level, subscriptions), on its connection and, over HTTP, in the session store. */
-  remember(patch: SessionPatch): MaybePromise<void> {
-    const connection = this.connection;
-    if (connection === undefined) return;
-    if (this.#facts.connection !== undefined || connection.id === undefined) {
-      return patchConnection(connection, patch, DEFAULT_SESSION_LIMITS); // a transport's own connection keeps it
-    }
-    patchConnection(connection, patch);
-    return this.#core.state.sessions.update(connection.id, patch, this.principal);
-  }
-
   /** Admitted, then into the session's state: the steps before a request holds anything. */
   #admitted(): Outcome | undefined {
     return this.#admit() ?? this.#enterSession();
@@ -177,7 +113,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
 
   /** Admission (admission.ts), with this request as its record. A refusal is an Outcome; undefined means go on. */
   #admit(): Outcome | undefined {
-    const refusal = admit(this.#core, this.method, this.params, this.#facts, this);
+    const refusal = admit(this.core, this.method, this.params, this.facts, this);
     return refusal === undefined ? undefined : errorOutcome(this.id, refusal);
   }
 
@@ -189,8 +125,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
    * and takes a slot (listen streams hold none).
    */
   #enter(): Outcome | undefined {
-    const core = this.#core;
-    const facts = this.#facts;
+    const core = this.core;
+    const facts = this.facts;
     const connection = this.connection;
     if (connection !== undefined || facts.headers === undefined) {
       this.#cancelKey = cancelKey(this.principal, connection?.id, this.id);
@@ -225,7 +161,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
 
   /** The transport's signal fired: a closed connection or shutdown. */
   handleEvent(): void {
-    this.abort(this.#facts.signal?.reason ?? new Error('aborted'));
+    this.abort(this.facts.signal?.reason ?? new Error('aborted'));
   }
 
   /** Builds the context and runs the method: a value is answered on the spot, a promise is waited for. */
@@ -239,9 +175,9 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
       return undefined;
     }
     try {
-      if (this.meta) ({ answers: this.#answers, steps: this.#sealedSteps } = mrtrInputs(this.#core.stateCodec, this.method, this.params, this.principal, retry));
+      if (this.meta) ({ answers: this.#answers, steps: this.#sealedSteps } = mrtrInputs(this.core.stateCodec, this.method, this.params, this.principal, retry));
       this.ctx = new Context<Scope>(this);
-      const run = this.#core.settings.asyncContext ? invokeInContext : invoke;
+      const run = this.core.settings.asyncContext ? invokeInContext : invoke;
       const work = this.#trace === undefined ? run(this) : this.#trace.runHandler(run, this);
       if (this.#task?.takes(work, this.#broker)) {
         this.#broker = this.#task.run; // input asked from now on waits in the task
@@ -259,7 +195,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
    * after the answer, on another instance, first. Nothing in flight (always, in memory): at once.
    */
   #afterFanOut(outcome: Outcome): Outcome | undefined {
-    const pending = this.#core.state.bus.pending?.();
+    const pending = this.core.state.bus.pending?.();
     if (pending === undefined) return outcome;
     void pending.then(() => this.#deliver(outcome));
     return undefined;
@@ -271,7 +207,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
    * 2026: it becomes one when the handler waits (see TaskHandOff.takes).
    */
   planTask(ttlMs: number, immediate: boolean): void {
-    const run = new TaskRun(this.#core.tasks, this, this.principal, this.protocolVersion || 'unknown', ttlMs, this.client.capabilities);
+    const run = new TaskRun(this.core.tasks, this, this.principal, this.protocolVersion || 'unknown', ttlMs, this.client.capabilities);
     const host = { id: this.id, revision: this.revision, conclude: () => this.#conclude(), reply: (outcome: Outcome) => this.#reply(outcome), waitUntil: this.waitUntil };
     this.#task = new TaskHandOff(run, { ...host, result: (result) => this.#result(result), failure: (error) => this.#failure(error) });
     if (immediate) this.toTask();
@@ -298,8 +234,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
 
   /** The method, with the hooks around it when there are any (called by `invoke`). */
   invoke(): JsonObject | Promise<JsonObject> {
-    const core = this.#core;
-    return core.hooks.length ? runHooked(core, this.spec, this, this.#info()) : this.spec.run(core, this);
+    const core = this.core;
+    return core.hooks.length ? runHooked(core, this.spec, this, this.info()) : this.spec.run(core, this);
   }
 
   /**
@@ -310,7 +246,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   #wait(work: Promise<JsonObject>): undefined {
     if (!this.spec.stream) {
       this.#waiting = true;
-      this.#core.idle.watch(this);
+      this.core.idle.watch(this);
       // An interrupt that came while the handler ran is taken after reactions queued before it: a handler that already settled wins.
       const why = this.interrupt;
       if (why !== undefined) queueMicrotask(() => this.interrupted(why));
@@ -327,14 +263,14 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     if (this.#settled) return false;
     this.#settled = true;
     this.#waiting = false;
-    this.#core.idle.unwatch(this);
+    this.core.idle.unwatch(this);
     return true;
   }
 
   protected override interrupted(why: Interrupt): void {
     // A listen stream ends by being closed or cancelled: its normal end, not a stop worth a line.
-    const note = this.ended || this.spec.stream ? undefined : stopNote(this.method, this.params, why, this.reason, this.#core.settings.idleTimeoutMs);
-    if (note !== undefined) this.#core.reportDebug(note, this.#info());
+    const note = this.ended || this.spec.stream ? undefined : stopNote(this.method, this.params, why, this.reason, this.core.settings.idleTimeoutMs);
+    if (note !== undefined) this.core.reportDebug(note, this.info());
     if (!this.#waiting) return;
     const loading = why === 'input' ? this.#beforeSealing() : undefined;
     if (loading !== undefined) {
@@ -357,10 +293,10 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   #stopped(why: Interrupt): Outcome {
     try {
       if (why === 'aborted') return this.#abortedOutcome();
-      if (why === 'timeout') throw internalError(`Request timed out after ${this.#core.settings.idleTimeoutMs} ms without progress`);
+      if (why === 'timeout') throw internalError(`Request timed out after ${this.core.settings.idleTimeoutMs} ms without progress`);
       const mrtr = this.#broker as MrtrBroker;
       const steps = this.steps().sealable();
-      const requestState = this.#core.stateCodec.seal(this.method, this.params, this.principal, { answers: { ...mrtr.used }, steps });
+      const requestState = this.core.stateCodec.seal(this.method, this.params, this.principal, { answers: { ...mrtr.used }, steps });
       return resultOutcome(this.id, { resultType: 'input_required', inputRequests: mrtr.inputRequests, requestState });
     } catch (error) {
       return this.#failure(error);
@@ -369,8 +305,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
 
   #result(result: JsonObject): Outcome {
     try {
-      const outcome = resultOutcome(this.id, this.revision.shapeResult(result, cacheHint(this.#core.settings.cache, this.spec.cache)));
-      if (this.minting) outcome.session = this.#core.sessions.mint(this.connection!, this.principal);
+      const outcome = resultOutcome(this.id, this.revision.shapeResult(result, cacheHint(this.core.settings.cache, this.spec.cache)));
+      if (this.minting) outcome.session = this.core.sessions.mint(this.connection!, this.principal);
       return outcome;
     } catch (error) {
       return this.#failure(error);
@@ -378,12 +314,12 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
   }
 
   #failure(error: unknown): Outcome {
-    return failureOutcome(this.#core, this.id, error, this.#info(), this.revision, this.ctx as Context<Scope> | undefined);
+    return failureOutcome(this.core, this.id, error, this.info(), this.revision, this.ctx as Context<Scope> | undefined);
   }
 
   /** A failure outside the handler's own error path (a broken principal function, a bug): logged, answered -32603. */
   #unexpected(error: unknown): Outcome {
-    this.#core.reportError(error, this.#info());
+    this.core.reportError(error, this.info());
     return errorOutcome(this.id, internalError('Internal error'));
   }
 
@@ -403,20 +339,20 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     try {
       this.#sink.deliver(outcome);
     } catch (error) {
-      this.#core.reportError(error, this.#info()); // the transport failed to answer; nothing else can
+      this.core.reportError(error, this.info()); // the transport failed to answer; nothing else can
     }
   }
 
   /** Releases what the request holds: its slot, its cancel route and its signal listener. Returns the outcome. */
   finish(outcome: Outcome): Outcome {
-    const core = this.#core;
+    const core = this.core;
     if (this.#holdsSlot) {
       this.#holdsSlot = false;
       core.gate.release(this.#share);
     }
     if (this.#cancelKey !== undefined) core.state.cancels.delete(this.#cancelKey, this);
-    if (this.#listening) this.#facts.signal!.removeEventListener('abort', this);
-    this.#trace?.end(outcome, this.protocolVersion, this.#facts);
+    if (this.#listening) this.facts.signal!.removeEventListener('abort', this);
+    this.#trace?.end(outcome, this.protocolVersion, this.facts);
     this.end();
     return outcome;
   }
@@ -426,33 +362,7 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
     return this.#trace?.handler;
   }
 
-  reportError(error: unknown): void {
-    this.#core.reportError(error, this.#info());
-  }
-
-  /** What hooks and `onError` are told about a request. */
-  #info(): RequestInfo {
-    return { id: this.id, method: this.method, params: this.params };
-  }
-
-  // ---- what the Context reads (ContextHost) ---------------------------------------------------
-
-  get client(): ClientFacts {
-    if (this.#client) return this.#client;
-    const meta = this.meta;
-    const connection = this.connection;
-    return (this.#client = meta
-      ? { capabilities: meta.clientCapabilities as ClientCapabilities, info: meta.clientInfo as Implementation | undefined }
-      : { capabilities: connection?.clientCapabilities ?? {}, info: connection?.clientInfo });
-  }
-
-  /** 2026: logs only when `_meta` asks for a level. 2025: everything until `logging/setLevel` says otherwise. */
-  get logThreshold(): number | undefined {
-    const meta = this.meta;
-    if (meta) return meta.logLevel === undefined ? undefined : levelRank(meta.logLevel);
-    const level = this.connection?.logLevel;
-    return level === undefined ? 0 : levelRank(level);
-  }
+  // ---- what the Context reads (ContextHost); the request's facts are in AdmittedRequest ---------
 
   /**
    * Elicitation, sampling and roots, built on first use. 2025 asks on the stream and only a
@@ -460,8 +370,8 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
    */
   broker(): InputBroker {
     if (this.#broker) return this.#broker; // a task's broker once it is one
-    const core = this.#core;
-    const facts = this.#facts;
+    const core = this.core;
+    const facts = this.facts;
     return (this.#broker = this.meta
       ? new MrtrBroker(this.#answers ?? {}, this.meta.clientCapabilities as ClientCapabilities, () => this.needsInput(), this.#trace)
       : new StreamBroker(core.state.answers, ownerKey(this.principal, this.connection?.id), facts.send,
@@ -470,14 +380,12 @@ export class Call<Scope> extends Execution implements MethodCall<Scope>, Context
 
   /** `ctx.once()`: the request's steps, with what earlier rounds sealed (2026), built on first use. */
   steps(): StepLedger {
-    return (this.#steps ??= new StepLedger(this.#sealedSteps, this.#core.stateCodec.stepLimits));
+    return (this.#steps ??= new StepLedger(this.#sealedSteps, this.core.stateCodec.stepLimits));
   }
 
   endStream(): void {
-    if (!this.ended) this.#facts.closeStream?.(); // a 2025 task's handler outlives its request and its stream
+    if (!this.ended) this.facts.closeStream?.(); // a 2025 task's handler outlives its request and its stream
   }
 
-  get waitUntil(): ((promise: Promise<unknown>) => void) | undefined {
-    return this.#facts.waitUntil;
-  }
+
 }
