@@ -31,7 +31,7 @@ export const HTTP_TARGETS = [
 
 export const STDIO_TARGETS = [
   { name: 'floor-stdio', file: 'servers/floor-stdio.mjs', role: 'floor', pkgs: [] },
-  { name: 'minimcp-stdio', file: built('minimcp-stdio.js'), role: 'minimcp', pkgs: ['minimcp'] },
+  { name: 'minimcp-stdio', file: built('minimcp-stdio.js'), role: 'minimcp', init: true, pkgs: ['minimcp'] },
   { name: 'sdk-v1-stdio', file: 'servers/sdk1-stdio.mjs', role: 'peer', pkgs: ['@modelcontextprotocol/sdk'] },
   { name: 'sdk-v2-stdio', file: 'servers/sdk2-stdio.mjs', role: 'peer', pkgs: ['@modelcontextprotocol/server'] },
   { name: 'tmcp-stdio', file: 'servers/tmcp-stdio.mjs', role: 'peer', pkgs: ['tmcp', '@tmcp/transport-stdio'] },

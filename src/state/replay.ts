@@ -15,6 +15,9 @@ import type { MaybePromise } from '../types.js';
 
 import { shrinkFrame } from './replay-frames.js';
 
+/** How often the store looks for expired streams (they are also refused on sight: find()). */
+const SWEEP_MS = 1_000;
+
 /** Where a stream whose response ended keeps its events: frames numbered consecutively. */
 export interface ReplayWriter {
   push(frame: string): void;
@@ -186,6 +189,7 @@ export class StoredStream implements ReplayWriter {
 }
 
 export class EventStore implements ReplayStore {
+  #nextSweep = 0;
   readonly limits: EventStoreLimits;
   readonly #streams = new Map<string, StoredStream>();
   /** Streams kept per named principal. */
@@ -281,7 +285,7 @@ export class EventStore implements ReplayStore {
     this.#sweep();
     const parsed = parseEventId(lastEventId);
     const stream = parsed && this.#streams.get(parsed.streamId);
-    if (stream === undefined || stream.owner !== owner) return undefined;
+    if (stream === undefined || stream.owner !== owner || stream.expires <= Date.now()) return undefined;
     return { stream, seq: parsed!.seq };
   }
 
@@ -300,8 +304,15 @@ export class EventStore implements ReplayStore {
   }
 
   /** Forgets finished streams past their TTL. Runs only on open and find (both rare), never per event. */
+  /**
+   * Forgets the expired streams, at most once per SWEEP_MS: every resumable stream is kept from its
+   * first event, so a walk over all of them on each open would cost every SSE response O(streams).
+   * find() checks a stream's own expiry, so a late sweep never serves an expired stream.
+   */
   #sweep(): void {
     const now = Date.now();
+    if (now < this.#nextSweep) return;
+    this.#nextSweep = now + SWEEP_MS;
     for (const [id, stream] of this.#streams) {
       if (stream.expires <= now) this.#forget(id, stream);
     }
