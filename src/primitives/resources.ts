@@ -48,24 +48,21 @@ export type TemplateReader<Scope, T extends string = string> = (
   ctx: Context<Scope>,
 ) => MaybePromise<unknown>;
 
-interface StaticEntry<Scope> {
-  readonly kind: 'resource';
+/** What a static resource and a template share as registry entries. */
+interface EntryBase<Scope> {
   readonly id: string;
   readonly definition: JsonObject;
   readonly visible: VisibleRule<Scope> | undefined;
   readonly scopes: readonly string[] | undefined;
   readonly mimeType: string | undefined;
   readonly cache: CacheHint | undefined;
+}
+interface StaticEntry<Scope> extends EntryBase<Scope> {
+  readonly kind: 'resource';
   readonly read: ResourceReader<Scope>;
 }
-interface TemplateEntry<Scope> {
+interface TemplateEntry<Scope> extends EntryBase<Scope> {
   readonly kind: 'resourceTemplate';
-  readonly id: string;
-  readonly definition: JsonObject;
-  readonly visible: VisibleRule<Scope> | undefined;
-  readonly scopes: readonly string[] | undefined;
-  readonly mimeType: string | undefined;
-  readonly cache: CacheHint | undefined;
   readonly template: UriTemplate;
   readonly complete: Record<string, Completer> | undefined;
   readonly read: TemplateReader<Scope>;
