@@ -18,7 +18,7 @@ export interface ProofStore {
 export interface ProofLimits {
   /** Proof ids kept for one principal (one per request within the proof age). Default 10,000. */
   maxProofsPerPrincipal: number;
-  /** Proof ids kept in all (memory store only). Default 100,000: at most about 30 MB. */
+  /** Proof ids kept in all (memory store only). Default 100,000: about 37 MB of heap with 128-character ids. */
   maxTotalProofs: number;
 }
 
@@ -36,15 +36,13 @@ export function proofLimits(given: Partial<ProofLimits> = {}): ProofLimits {
   return limits;
 }
 
-interface Kept {
-  readonly principal: string;
-  readonly until: number;
-}
-
 export class MemoryProofStore implements ProofStore {
-  /** Insertion order is nearly expiry order (every `until` is `iat` + one fixed age), so expired ids are swept from the front. */
-  readonly #kept = new Map<string, Kept>();
-  readonly #perPrincipal = new Map<string, number>();
+  /**
+   * Per principal, its ids and until when each is kept. Insertion order is nearly expiry order (every
+   * `until` is `iat` + one fixed age), so expired ids are swept from the front of a principal's map.
+   */
+  readonly #kept = new Map<string, Map<string, number>>();
+  #total = 0;
   readonly #limits: ProofLimits;
 
   constructor(limits: Partial<ProofLimits> = {}) {
@@ -52,47 +50,41 @@ export class MemoryProofStore implements ProofStore {
   }
 
   get size(): number {
-    return this.#kept.size;
+    return this.#total;
   }
 
   remember(principal: string, jti: string, until: number, now = Date.now()): ProofVerdict {
-    // Length-prefixed, so no principal can be made to run into the jti.
-    const key = `${principal.length}:${principal}${jti}`;
-    const seen = this.#kept.get(key);
-    if (seen !== undefined && seen.until > now) return 'replayed';
-    this.#sweep(now, false);
-    let full = this.#full(principal);
+    let mine = this.#kept.get(principal);
+    const seen = mine?.get(jti);
+    if (seen !== undefined && seen > now) return 'replayed';
+    if (mine !== undefined) this.#sweep(mine, now, false);
+    let full = this.#full(mine);
     if (full !== undefined) {
-      this.#sweep(now, true);
-      full = this.#full(principal);
+      for (const [who, ids] of this.#kept) if (this.#sweep(ids, now, true) === 0) this.#kept.delete(who);
+      full = this.#full(mine);
       if (full !== undefined) return full;
     }
-    this.#forget(key);
-    this.#kept.set(key, { principal, until });
-    this.#perPrincipal.set(principal, (this.#perPrincipal.get(principal) ?? 0) + 1);
+    if (mine === undefined || !this.#kept.has(principal)) this.#kept.set(principal, (mine = new Map()));
+    if (mine.delete(jti)) this.#total--;
+    mine.set(jti, until);
+    this.#total++;
     return 'fresh';
   }
 
-  #full(principal: string): ProofVerdict | undefined {
-    if ((this.#perPrincipal.get(principal) ?? 0) >= this.#limits.maxProofsPerPrincipal) return 'maxProofsPerPrincipal';
-    if (this.#kept.size >= this.#limits.maxTotalProofs) return 'maxTotalProofs';
+  #full(mine: Map<string, number> | undefined): ProofVerdict | undefined {
+    if ((mine?.size ?? 0) >= this.#limits.maxProofsPerPrincipal) return 'maxProofsPerPrincipal';
+    if (this.#total >= this.#limits.maxTotalProofs) return 'maxTotalProofs';
     return undefined;
   }
 
   /** Drops expired ids: from the front until a live one, or (`all`) everywhere, when a bound is reached. */
-  #sweep(now: number, all: boolean): void {
-    for (const [key, kept] of this.#kept) {
-      if (kept.until <= now) this.#forget(key);
-      else if (!all) return;
+  #sweep(ids: Map<string, number>, now: number, all: boolean): number {
+    for (const [jti, until] of ids) {
+      if (until <= now) {
+        ids.delete(jti);
+        this.#total--;
+      } else if (!all) break;
     }
-  }
-
-  #forget(key: string): void {
-    const kept = this.#kept.get(key);
-    if (kept === undefined) return;
-    this.#kept.delete(key);
-    const left = this.#perPrincipal.get(kept.principal)! - 1;
-    if (left === 0) this.#perPrincipal.delete(kept.principal);
-    else this.#perPrincipal.set(kept.principal, left);
+    return ids.size;
   }
 }

@@ -158,6 +158,15 @@ describe('the binding between token and scheme', () => {
     expect(JSON.parse(server({ dpop: undefined }).metadataDocument())).not.toHaveProperty('dpop_signing_alg_values_supported');
   });
 
+  it('binds a token from introspection or your own verifier through its cnf.jkt, as a JWT', async () => {
+    const reasons: string[] = [];
+    const exp = Math.floor(Date.now() / 1000) + 300;
+    const auth = server({ verify: () => ({ sub: 'alice', exp, cnf: { jkt: holder.jkt } }) }, reasons);
+    expect(await refusal(auth, request('Bearer opaque-token'), reasons)).toMatchObject({ status: 401, reason: expect.stringMatching(/Bearer scheme/) });
+    await expect(auth.authenticate(request('DPoP opaque-token', await proof('opaque-token')))).resolves.toMatchObject({ subject: 'alice' });
+    expect(await refusal(auth, request('DPoP opaque-token', await proof('opaque-token', { key: other })), reasons)).toMatchObject({ status: 401, reason: expect.stringMatching(/bound to/) });
+  });
+
   it('checks its options', () => {
     expect(() => server({ dpop: 'yes' as never })).toThrow(/dpop must be 'allowed' or 'required'/);
     expect(() => server({ dpopAlgorithms: ['HS256'] })).toThrow(/HS256 is not allowed/);
@@ -186,7 +195,11 @@ describe('the replay cache', () => {
     expect(store.remember('bob', 'a', 1_000, 1)).toBe('replayed');
     expect(store.remember('carol', 'x', 1_000, 0)).toBe('maxTotalProofs');
     expect(store.remember('alice', 'a', 2_000, 1_000)).toBe('fresh');
-    expect(store.size).toBe(1);
+    // Bob's expired id waits for bob, or for a bound: then every expired id leaves before anything is refused.
+    expect(store.size).toBe(2);
+    expect(store.remember('carol', 'x', 2_000, 1_000)).toBe('fresh');
+    expect(store.remember('dave', 'y', 2_000, 1_000)).toBe('fresh');
+    expect(store.size).toBe(3);
   });
 
   it('answers 503 with Retry-After when the principal has no room, never evicting', async () => {
