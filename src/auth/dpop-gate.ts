@@ -10,6 +10,7 @@ import type { AuthRequest } from '../transports/http/auth-gate.js';
 import type { Challenges } from './challenges.js';
 import { checkProof, withoutQuery, type CheckedProof } from './dpop.js';
 import type { DpopSettings } from './options.js';
+import { ProofKeys } from './proof-keys.js';
 
 /** A longer proof is refused unread (a proof is a small JWT with one public key in its header). */
 const MAX_PROOF_LENGTH = 8192;
@@ -23,6 +24,7 @@ export function boundKey(auth: AuthInfo): string | undefined {
 export class DpopGate {
   /** Used when the caller passes no shared state (the HTTP entries always pass theirs). */
   #ownProofs: ProofStore | undefined;
+  readonly #keys = new ProofKeys();
 
   constructor(
     private readonly settings: DpopSettings,
@@ -41,7 +43,7 @@ export class DpopGate {
     let checked: CheckedProof;
     try {
       const url = withoutQuery(`${this.origin}${request.target()}`) ?? '';
-      checked = await checkProof(proof, { method: request.method ?? '', url, token, jkt }, this.settings);
+      checked = await checkProof(proof, { method: request.method ?? '', url, token, jkt }, this.settings, this.#keys);
     } catch (error) {
       throw this.#refuse((error as Error).message);
     }

@@ -5,10 +5,11 @@
  * and fragment), recently (`iat`), for this very token (`ath`), and with an id (`jti`) the replay
  * cache keeps. Nothing here is cached: every request brings a new proof.
  */
-import { calculateJwkThumbprint, EmbeddedJWK, errors, jwtVerify, type JWK } from 'jose';
+import { errors, jwtVerify } from 'jose';
 import { toBase64url } from '../platform/base64url.js';
 import { MAX_JTI_LENGTH } from '../state/proofs.js';
 import { TokenRejected } from './jwt.js';
+import type { ProofKeys } from './proof-keys.js';
 
 export interface ProofSettings {
   readonly algorithms: readonly string[];
@@ -52,17 +53,16 @@ export function withoutQuery(uri: string): string | undefined {
 }
 
 /** The checked proof; throws TokenRejected naming the first rule it breaks. */
-export async function checkProof(proof: string, target: ProofTarget, settings: ProofSettings): Promise<CheckedProof> {
+export async function checkProof(proof: string, target: ProofTarget, settings: ProofSettings, keys: ProofKeys): Promise<CheckedProof> {
   let verified;
   try {
-    verified = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: [...settings.algorithms] });
+    // The key is the proof's own `jwk`, taken only when its thumbprint is the token's cnf.jkt (proof-keys.ts).
+    verified = await jwtVerify(proof, keys.resolver(target.jkt), { typ: 'dpop+jwt', algorithms: [...settings.algorithms] });
   } catch (error) {
+    if (error instanceof TokenRejected) throw error;
     throw new TokenRejected(`DPoP proof: ${error instanceof errors.JOSEError ? error.message : 'not a signed JWT'}`);
   }
-  const { payload, protectedHeader } = verified;
-  if ((await calculateJwkThumbprint(protectedHeader.jwk as JWK, 'sha256')) !== target.jkt) {
-    throw new TokenRejected('DPoP proof: its key is not the one the token is bound to (cnf.jkt)');
-  }
+  const { payload } = verified;
   if (payload.htm !== target.method) throw new TokenRejected('DPoP proof: htm is not the request method');
   if (typeof payload.htu !== 'string' || withoutQuery(payload.htu) !== target.url) throw new TokenRejected('DPoP proof: htu is not the request URL');
   const now = Date.now() / 1000;

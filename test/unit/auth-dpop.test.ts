@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { oauthResourceServer, type AuthRequest, type ResourceServerOptions } from '../../src/auth/index.js';
 import { accessTokenHash } from '../../src/auth/dpop.js';
 import { MemoryProofStore } from '../../src/state/proofs.js';
+import { ProofKeys } from '../../src/auth/proof-keys.js';
 
 const ISSUER = 'https://issuer.example';
 const RESOURCE = 'https://mcp.example/mcp';
@@ -110,6 +111,29 @@ describe('a DPoP proof', () => {
       expect(refused.reason).toMatch(reason);
     });
   }
+
+  it('once its key is known (imported once), still refuses a proof by another key or not signed by its jwk', async () => {
+    const reasons: string[] = [];
+    const token = await boundToken();
+    const auth = server({}, reasons);
+    for (let i = 0; i < 2; i++) await auth.authenticate(request(`DPoP ${token}`, await proof(token)));
+    expect(await refusal(auth, request(`DPoP ${token}`, await proof(token, { key: other })), reasons)).toMatchObject({ reason: expect.stringMatching(/bound to/) });
+    const forged = await proof(token, { header: { jwk: holder.publicJwk }, key: other });
+    expect(await refusal(auth, request(`DPoP ${token}`, forged), reasons)).toMatchObject({ reason: expect.stringMatching(/signature verification failed/) });
+    const privateJwk = { ...holder.publicJwk, d: (await exportJWK(holder.privateKey)).d };
+    const withPrivate = await proof(token, { header: { jwk: privateJwk } });
+    expect(await refusal(auth, request(`DPoP ${token}`, withPrivate), reasons)).toMatchObject({ reason: expect.stringMatching(/must be a public key/) });
+  });
+
+  it('keeps imported keys only for a matching thumbprint, at most maxKeys of them', async () => {
+    const keys = new ProofKeys(2);
+    const third = await pair();
+    const header = (p: Pair) => ({ alg: 'ES256', jwk: p.publicJwk });
+    await expect(keys.resolver(holder.jkt)(header(other))).rejects.toThrow(/not the one the token is bound to/);
+    expect(keys.size).toBe(0);
+    for (const p of [holder, other, third]) await keys.resolver(p.jkt)(header(p));
+    expect(keys.size).toBe(2);
+  });
 
   it('matches htu without the query, and names the method it came with', async () => {
     const token = await boundToken();
