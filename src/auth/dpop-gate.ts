@@ -8,7 +8,7 @@ import type { AuthInfo } from '../context/auth-info.js';
 import { MemoryProofStore, type ProofStore } from '../state/proofs.js';
 import type { AuthRequest } from '../transports/http/auth-gate.js';
 import type { Challenges } from './challenges.js';
-import { checkProof, withoutQuery, type CheckedProof } from './dpop.js';
+import { accessTokenHash, checkProof, withoutQuery, type CheckedProof } from './dpop.js';
 import type { DpopSettings } from './options.js';
 import { ProofKeys } from './proof-keys.js';
 
@@ -25,6 +25,8 @@ export class DpopGate {
   /** Used when the caller passes no shared state (the HTTP entries always pass theirs). */
   #ownProofs: ProofStore | undefined;
   readonly #keys = new ProofKeys();
+  /** Each verified token's `ath`, computed once: it lives as long as the token's cache entry. */
+  readonly #hashes = new WeakMap<AuthInfo, string>();
 
   constructor(
     private readonly settings: DpopSettings,
@@ -43,7 +45,9 @@ export class DpopGate {
     let checked: CheckedProof;
     try {
       const url = withoutQuery(`${this.origin}${request.target()}`) ?? '';
-      checked = await checkProof(proof, { method: request.method ?? '', url, token, jkt }, this.settings, this.#keys);
+      let ath = this.#hashes.get(auth);
+      if (ath === undefined) this.#hashes.set(auth, (ath = await accessTokenHash(token)));
+      checked = await checkProof(proof, { method: request.method ?? '', url, ath, jkt }, this.settings, this.#keys);
     } catch (error) {
       throw this.#refuse((error as Error).message);
     }

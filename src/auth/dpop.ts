@@ -24,7 +24,8 @@ export interface ProofTarget {
   readonly method: string;
   /** The request URL, scheme, host and path (no query, no fragment). */
   readonly url: string;
-  readonly token: string;
+  /** The access token's hash, as `ath` must be (accessTokenHash). */
+  readonly ath: string;
   /** The token's `cnf.jkt`. */
   readonly jkt: string;
 }
@@ -70,7 +71,7 @@ export async function checkProof(proof: string, target: ProofTarget, settings: P
   if (typeof iat !== 'number' || iat < now - settings.maxAgeSeconds || iat > now + settings.clockToleranceSeconds) {
     throw new TokenRejected('DPoP proof: iat is missing or outside the accepted window');
   }
-  if (payload.ath !== (await accessTokenHash(target.token))) throw new TokenRejected('DPoP proof: ath is not the hash of the access token');
+  if (payload.ath !== target.ath) throw new TokenRejected('DPoP proof: ath is not the hash of the access token');
   const jti = payload.jti;
   if (typeof jti !== 'string' || jti === '' || jti.length > MAX_JTI_LENGTH) throw new TokenRejected(`DPoP proof: jti is missing or longer than ${MAX_JTI_LENGTH}`);
   return { jti, until: Math.ceil((iat + settings.maxAgeSeconds) * 1000) };
