@@ -6,12 +6,16 @@
  * 2. The same tools/call through the fetch handler in process (no sockets), without `auth` and with
  *    `auth` and a cached token: the difference is what a known token adds to a request's server CPU.
  *
+ * 3. DPoP (RFC 9449): authenticate() for a bound token seen before, each call with a new proof
+ *    (made beforehand): the proof's signature, its checks and the replay cache.
+ *
  * The JWKS comes from a local node:http server (fetched once); times are CPU (process.cpuUsage).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import { oauthResourceServer } from '../src/auth/index.js';
+import { accessTokenHash } from '../src/auth/dpop.js';
 import { MiniMCP } from '../src/index.js';
 import { createFetchHandler } from '../src/transports/http/fetch-handler.js';
 
@@ -107,4 +111,20 @@ const median = (values: number[]) => [...values].sort((x, y) => x - y)[values.le
 console.log(`tools/call via fetch handler, no auth                       ${median(sides.plain).toFixed(2).padStart(8)} µs CPU per request (median of 60 batches of 2000)`);
 console.log(`tools/call via fetch handler, auth + a token seen before    ${median(sides.guarded).toFixed(2).padStart(8)} µs CPU per request`);
 console.log(`added by auth with a known token                            ${median(sides.diff).toFixed(2).padStart(8)} µs CPU per request (median of the 60 paired differences)`);
+
+// 3. DPoP: a bound token seen before, a new proof each call (signed beforehand, so only the check counts).
+const holder = await generateKeyPair('ES256');
+const holderJwk = await exportJWK(holder.publicKey);
+const boundToken = await new SignJWT({ iss: issuer, sub: 'dpop-user', aud: RESOURCE, scope: 'mcp:tools', cnf: { jkt: await calculateJwkThumbprint(holderJwk) } })
+  .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: 'k1' }).setIssuedAt().setExpirationTime('1h').sign(privateKey);
+const ath = await accessTokenHash(boundToken);
+const proofs = await Promise.all(Array.from({ length: 3000 }, (_, i) =>
+  new SignJWT({ htm: 'POST', htu: RESOURCE, iat: Math.floor(Date.now() / 1000), jti: `p-${i}`, ath })
+    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: holderJwk }).sign(holder.privateKey)));
+const dpopAuth = oauthResourceServer({ issuer, resource: RESOURCE, jwksUri, dpop: 'allowed' });
+const dpopRequest = (proof: string) => ({
+  method: 'POST', target: () => '/mcp', get: (name: string) => (name === 'authorization' ? `DPoP ${boundToken}` : name === 'dpop' ? proof : undefined),
+});
+let nextProof = 0; // the warm-up takes the first 1000: every call has a proof never seen
+await perCall('authenticate(): DPoP, known token + a new proof', 2000, () => dpopAuth.authenticate(dpopRequest(proofs[nextProof++]!)));
 jwksServer.close();

@@ -37,8 +37,8 @@ export {
 } from './state/task-store.js';
 export type { TaskSettings } from './tasks/service.js';
 export {
-  MemoryBus, PendingRequests, RequestRegistry, EventStore, MemorySessionStore, resolveState,
-  type SharedState, type BusEvent, type NotificationBus, type AnswerRoute, type CancelRoute, type Abortable,
+  MemoryBus, PendingRequests, RequestRegistry, EventStore, MemorySessionStore, MemoryProofStore, resolveState,
+  type ProofStore, type ProofLimits, type ProofVerdict, type SharedState, type BusEvent, type NotificationBus, type AnswerRoute, type CancelRoute, type Abortable,
   type SessionStore, type SessionState, type SessionPatch, type ReplayStore, type ReplayWriter, type ReplayCursor,
   type StreamReader,
 } from './state/index.js';

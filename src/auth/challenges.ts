@@ -16,9 +16,20 @@ export class Challenges {
     private readonly metadataUrl: string,
     /** The scopes a client should ask for first (`scope=` of the 401). */
     private readonly scopes: readonly string[],
-  ) {}
+    /** The DPoP algorithms, when the `dpop` option is on: every 401 then offers the DPoP scheme too (RFC 9449 §7.1). */
+    dpopAlgorithms?: readonly string[],
+  ) {
+    this.#algs = dpopAlgorithms === undefined ? undefined : `algs="${dpopAlgorithms.join(' ')}"`;
+  }
+
+  readonly #algs: string | undefined;
 
   #params(error: string | undefined, scopes: readonly string[]): string {
+    const bearer = this.#bearer(error, scopes);
+    return this.#algs === undefined ? bearer : `${bearer}, DPoP ${this.#algs}`;
+  }
+
+  #bearer(error: string | undefined, scopes: readonly string[]): string {
     const parts: string[] = [];
     if (error !== undefined) parts.push(`error="${error}"`);
     parts.push(`resource_metadata="${this.metadataUrl}"`);
@@ -34,6 +45,18 @@ export class Challenges {
   /** A token that failed verification (signature, issuer, audience, expiry...). */
   invalid(): Refusal {
     return refusal(ErrorCode.InvalidRequest, 'Unauthorized: the token is invalid or expired', 401, { 'www-authenticate': this.#params('invalid_token', this.scopes) });
+  }
+
+  /** A DPoP-bound token without a valid proof (missing, wrong, replayed): RFC 9449 §7.1 `invalid_dpop_proof`. */
+  invalidProof(): Refusal {
+    return refusal(ErrorCode.InvalidRequest, 'Unauthorized: the DPoP proof is missing or invalid', 401, {
+      'www-authenticate': `${this.#bearer(undefined, this.scopes)}, DPoP error="invalid_dpop_proof", ${this.#algs}`,
+    });
+  }
+
+  /** The replay cache has no room for this caller's proof now; its ids leave within the proof age. */
+  proofsFull(bound: string): Refusal {
+    return refusal(ErrorCode.InternalError, `Service Unavailable: too many DPoP proofs kept (${bound}), retry later`, 503, { 'retry-after': '5' });
   }
 
   /** A token in the query string (OAuth 2.1 §5.1.1 forbids it; it ends up in logs and histories). */

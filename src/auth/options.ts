@@ -5,6 +5,7 @@ import { ASYMMETRIC_ALGORITHMS, type JwtSettings } from './jwt.js';
 import type { JWK } from 'jose';
 import type { Fetch } from './discovery.js';
 import type { IntrospectionOptions } from './introspection.js';
+import type { ProofSettings } from './dpop.js';
 
 export interface ResourceServerOptions {
   /**
@@ -61,6 +62,18 @@ export interface ResourceServerOptions {
   cacheTtlMs?: number;
   /** Put the raw token in `ctx.auth.token`. Off by default: a server must never pass it on (no token passthrough). */
   exposeToken?: boolean;
+  /**
+   * DPoP (RFC 9449), sender-constrained tokens. With it on, a token bound to a key (`cnf.jkt`) must
+   * come as `Authorization: DPoP <token>` with a valid `DPoP` proof signed by that key, whose `jti`
+   * is kept in the server's shared state (`state.proofs`) so a replay is refused on every instance.
+   * `'allowed'`: plain Bearer tokens are accepted too; `'required'`: only DPoP-bound tokens are.
+   * Default off: a DPoP-bound token is then refused, since its binding could not be checked.
+   */
+  dpop?: 'allowed' | 'required';
+  /** A DPoP proof is accepted this many seconds after its `iat` (and `clockToleranceSeconds` before). Default 60. */
+  dpopMaxAgeSeconds?: number;
+  /** Algorithms a DPoP proof may be signed with (`dpop_signing_alg_values_supported`). Default: those of `algorithms`' default (asymmetric only). */
+  dpopAlgorithms?: string[];
   /** Called with the reason a token was refused (it is never sent to the client). Default: nothing. */
   onRejected?: (reason: string) => void;
   /** fetch for the metadata and JWKS requests (tests, proxies). Default: globalThis.fetch. */
@@ -75,6 +88,12 @@ export interface ResourceServerSettings extends JwtSettings {
   readonly cacheTtlMs: number;
   readonly exposeToken: boolean;
   readonly tokenHeader: string | undefined;
+  /** Undefined when the `dpop` option is off. */
+  readonly dpop: DpopSettings | undefined;
+}
+
+export interface DpopSettings extends ProofSettings {
+  readonly required: boolean;
 }
 
 function absoluteUrl(name: string, value: unknown): string {
@@ -116,16 +135,36 @@ function tokenHeaderOf(value: unknown): string | undefined {
   return value;
 }
 
+function dpopOf(options: ResourceServerOptions, clockToleranceSeconds: number): DpopSettings | undefined {
+  const mode = options.dpop;
+  if (mode === undefined) {
+    if (options.dpopMaxAgeSeconds !== undefined || options.dpopAlgorithms !== undefined) throw new TypeError(`${OWNER}s dpopMaxAgeSeconds and dpopAlgorithms need dpop: 'allowed' or 'required'`);
+    return undefined;
+  }
+  if (mode !== 'allowed' && mode !== 'required') throw new TypeError(`${OWNER} dpop must be 'allowed' or 'required', got ${String(mode)}`);
+  const algorithms = list('dpopAlgorithms', options.dpopAlgorithms, ASYMMETRIC_ALGORITHMS);
+  for (const alg of algorithms) {
+    if (!ASYMMETRIC_ALGORITHMS.includes(alg)) throw new TypeError(`${OWNER} dpopAlgorithms: ${alg} is not allowed (only asymmetric ones: ${ASYMMETRIC_ALGORITHMS.join(', ')})`);
+  }
+  return {
+    required: mode === 'required',
+    algorithms,
+    maxAgeSeconds: intOption(options, 'dpopMaxAgeSeconds', 60, { owner: OWNER, min: 1 }),
+    clockToleranceSeconds,
+  };
+}
+
 export function resolveOptions(options: ResourceServerOptions): ResourceServerSettings {
   if (typeof options !== 'object' || options === null) throw new TypeError('oauthResourceServer needs its options: { resource, issuer }');
   const resource = absoluteUrl('resource', options.resource);
+  const clockToleranceSeconds = intOption(options, 'clockToleranceSeconds', 5, { owner: OWNER, min: 0 });
   const fetchImpl = options.fetch ?? ((input: string, init?: RequestInit) => globalThis.fetch(input, init));
   return {
     resource,
     issuer: absoluteUrl('issuer', options.issuer),
     audience: list('audience', options.audience, [resource]),
     algorithms: list('algorithms', options.algorithms, ASYMMETRIC_ALGORITHMS),
-    clockToleranceSeconds: intOption(options, 'clockToleranceSeconds', 5, { owner: OWNER, min: 0 }),
+    clockToleranceSeconds,
     jwksUri: options.jwksUri === undefined ? undefined : absoluteUrl('jwksUri', options.jwksUri),
     jwks: jwksOf(options.jwks),
     jwksRefreshIntervalMs: intOption(options, 'jwksRefreshIntervalMs', 30_000, { owner: OWNER, min: 0 }),
@@ -135,6 +174,7 @@ export function resolveOptions(options: ResourceServerOptions): ResourceServerSe
     cacheTtlMs: intOption(options, 'cacheTtlMs', 300_000, { owner: OWNER, min: 1 }),
     exposeToken: options.exposeToken === true,
     tokenHeader: tokenHeaderOf(options.tokenHeader),
+    dpop: dpopOf(options, clockToleranceSeconds),
     fetch: fetchImpl,
   };
 }

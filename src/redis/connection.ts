@@ -6,6 +6,7 @@
  */
 import type { createClient } from 'redis';
 import type { SessionLimits } from '../state/session-limits.js';
+import type { ProofLimits } from '../state/proofs.js';
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -37,6 +38,8 @@ export interface RedisStateOptions {
   maxCharsPerPrincipal?: number;
   /** Characters of events kept over all resumable streams in this Redis (the writer's own oldest streams, then events, go), as in memory. Default 64 MiB. */
   maxTotalReplayChars?: number;
+  /** Bounds on the DPoP proof ids kept for minimcp/auth's replay check (per principal, in all); defaults as in memory. */
+  proofLimits?: Partial<ProofLimits>;
   /** How long the start may wait for Redis. Default 5 s. */
   connectTimeoutMs?: number;
   /** Where Redis failures are reported (once per outage). Default: stderr. */

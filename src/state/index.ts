@@ -10,6 +10,7 @@ import { EventStore, type ReplayStore } from './replay.js';
 import { MemorySessionStore, type SessionStore } from './sessions.js';
 import { MemoryTaskStore } from './memory-task-store.js';
 import type { TaskStore } from './task-store.js';
+import { MemoryProofStore, type ProofStore } from './proofs.js';
 
 export interface SharedState {
   /** list_changed and resources/updated, to every listening stream. */
@@ -24,6 +25,8 @@ export interface SharedState {
   replay: ReplayStore;
   /** Tasks: their records, owner heartbeats and changes (the `tasks.store` option, when given, wins). */
   tasks: TaskStore;
+  /** DPoP proof ids already seen (minimcp/auth), so a replayed proof is refused on every instance. */
+  proofs: ProofStore;
   /**
    * True when other instances share this state: the server then refuses to start without a shared
    * `requestState.secret` (sessions and MRTR state signed on one instance must open on another).
@@ -40,6 +43,7 @@ export function resolveState(parts: Partial<SharedState> = {}): SharedState {
     sessions: parts.sessions ?? new MemorySessionStore(),
     replay: parts.replay ?? new EventStore(),
     tasks: parts.tasks ?? new MemoryTaskStore(),
+    proofs: parts.proofs ?? new MemoryProofStore(),
     shared: parts.shared === true,
   };
 }
@@ -48,5 +52,6 @@ export type { AnswerRoute } from './answers.js';
 export type { BusEvent, NotificationBus } from './bus.js';
 export type { Abortable, CancelRoute } from './cancels.js';
 export type { ReplayCursor, ReplayStore, ReplayWriter, StreamReader } from './replay.js';
+export type { ProofLimits, ProofStore, ProofVerdict } from './proofs.js';
 export type { SessionPatch, SessionState, SessionStore } from './sessions.js';
-export { MemoryBus, PendingRequests, RequestRegistry, EventStore, MemorySessionStore };
+export { MemoryBus, PendingRequests, RequestRegistry, EventStore, MemorySessionStore, MemoryProofStore };

@@ -38,8 +38,13 @@ export interface TestIssuer {
   readonly resourceServerClient: { clientId: string; clientSecret: string };
   /** Who the interaction page logs in. */
   user: string;
-  /** A client_credentials token for `resource` (confidential clients 'alice-app' and 'bob-app'). */
-  clientToken(client: 'alice-app' | 'bob-app', resource: string, scope: string): Promise<string>;
+  /**
+   * A client_credentials token for `resource` (confidential clients 'alice-app' and 'bob-app'). With a
+   * `dpop` proof (for POST `tokenEndpoint`) the token is DPoP-bound: its `cnf.jkt` names the proof's key.
+   */
+  clientToken(client: 'alice-app' | 'bob-app', resource: string, scope: string, dpop?: string): Promise<string>;
+  /** Where tokens are asked for (the `htu` of a DPoP proof for a token request). */
+  readonly tokenEndpoint: string;
   /** Plays the user agent from an authorization URL to the client's redirect; returns that redirect URL. */
   authorize(url: string | URL, redirectUri: string): Promise<URL>;
   /** RFC 7009 revocation of a token issued to a static client. */
@@ -78,6 +83,8 @@ function providerConfig(jwks: JWK[], options: IssuerOptions) {
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
+      // DPoP (RFC 9449): a token request with a DPoP proof gets a token bound to its key (cnf.jkt).
+      dPoP: { enabled: true },
       introspection: { enabled: true },
       revocation: { enabled: true },
       registration: { enabled: true },
@@ -182,10 +189,11 @@ export async function startIssuer(options: IssuerOptions = {}): Promise<TestIssu
     set user(value: string) {
       state.user = value;
     },
-    async clientToken(client, resource, scope) {
+    tokenEndpoint: `${issuer}/token`,
+    async clientToken(client, resource, scope, dpop) {
       const response = await fetch(`${issuer}/token`, {
         method: 'POST',
-        headers: { authorization: basic(client), 'content-type': 'application/x-www-form-urlencoded' },
+        headers: { authorization: basic(client), 'content-type': 'application/x-www-form-urlencoded', ...(dpop === undefined ? {} : { dpop }) },
         body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope }),
       });
       const body = (await response.json()) as { access_token?: string; error?: string; error_description?: string };

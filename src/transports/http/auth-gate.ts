@@ -7,10 +7,13 @@ import type { AuthInfo } from '../../context/auth-info.js';
 import { hashing, loadCrypto } from '../../platform/crypto.js';
 import { toBase64url } from '../../platform/base64url.js';
 import type { MiniMCP } from '../../server.js';
+import type { ProofStore } from '../../state/proofs.js';
 import type { Exchange, HeaderMap } from './exchange.js';
 
 /** What the authenticator sees of a request. */
 export interface AuthRequest {
+  /** The HTTP method, upper case (a DPoP proof names it). */
+  readonly method?: string;
   /** A request header by lower-case name. */
   get(name: string): string | undefined;
   /** The request target: path and query, as received. */
@@ -25,9 +28,10 @@ export interface HttpAuth {
   metadataDocument(): string;
   /**
    * Verifies the request's credentials. Throws an McpError with `httpStatus` 401 (and a
-   * `WWW-Authenticate` challenge in `headers`) when they are missing or invalid.
+   * `WWW-Authenticate` challenge in `headers`) when they are missing or invalid. `state` is the
+   * server's shared state (DPoP proof ids are kept in `state.proofs`).
    */
-  authenticate(request: AuthRequest): AuthInfo | Promise<AuthInfo>;
+  authenticate(request: AuthRequest, state?: { readonly proofs: ProofStore }): AuthInfo | Promise<AuthInfo>;
   /** The headers of a 403 for a token without the scopes an operation needs (`insufficient_scope`). */
   insufficientScope(needed: readonly string[], auth: AuthInfo | undefined): HeaderMap;
 }

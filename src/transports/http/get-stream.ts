@@ -23,7 +23,7 @@ export async function serveGet<Scope>(mcp: MiniMCP<Scope>, settings: Settings, e
   if (!(acceptedTypes(ex.get('accept')) & ACCEPTS_SSE)) return refuse(ex, 406, -32600, 'Not Acceptable: Accept must allow text/event-stream');
   let principal: string;
   try {
-    const auth = await settings.auth?.authenticate(ex);
+    const auth = await settings.auth?.authenticate(ex, mcp.state);
     principal = await principalFor(mcp, await ex.scope(), auth, ex);
   } catch (error) {
     if (!isHttpError(error) && ex.fail?.(error)) return;

@@ -105,7 +105,7 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
     if (auth === undefined) return this.authenticated(undefined);
     let info: AuthInfo | Promise<AuthInfo>;
     try {
-      info = auth.authenticate(this.ex);
+      info = auth.authenticate(this.ex, this.mcp.state);
     } catch (error) {
       return this.scopeFailed(error);
     }
