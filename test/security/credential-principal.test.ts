@@ -4,22 +4,18 @@
  * bob could use alice's session, cancel her requests and read her tasks. Now the HTTP transport
  * derives the principal from the credential each presented, so they stay apart.
  */
+import { bearerUser } from './support/bearer-users.js';
 import { describe, expect, it } from 'vitest';
-import { McpError, MiniMCP } from '../../src/index.js';
+import { MiniMCP } from '../../src/index.js';
 import { createFetchHandler } from '../../src/transports/http/index.js';
 
-const TOKENS: Record<string, string> = { 'token-alice': 'alice', 'token-bob': 'bob' };
 const V = '2025-11-25';
 
 function server() {
   const mcp = new MiniMCP<{ user: string }>({ name: 'hand-made-auth', version: '1', onError: () => {} });
   mcp.tool('later', { task: 'optional' }, async () => 'done');
   const handle = createFetchHandler(mcp, {
-    scope: (request) => {
-      const user = TOKENS[(request.headers.get('authorization') ?? '').replace(/^Bearer /, '')];
-      if (!user) throw new McpError(-32600, 'Unauthorized', undefined, 401);
-      return { user };
-    },
+    scope: bearerUser,
   });
   return { mcp, handle };
 }

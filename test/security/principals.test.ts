@@ -3,12 +3,12 @@
  * Two bearer-token users, alice and bob, on one server (the fetch handler; the scope factory reads
  * the token, the `principal` option names the user). Each test failed on the code before the fix.
  */
+import { bearerUser } from './support/bearer-users.js';
 import { describe, expect, it } from 'vitest';
-import { MiniMCP, McpError } from '../../src/index.js';
+import { MiniMCP, } from '../../src/index.js';
 import { createFetchHandler } from '../../src/transports/http/index.js';
 
 const URL_ = 'http://127.0.0.1/mcp';
-const TOKENS: Record<string, string> = { 'token-alice': 'alice', 'token-bob': 'bob' };
 const JSON_SSE = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const V = '2025-11-25';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -18,11 +18,7 @@ interface Scope { user: string }
 function server(options: Partial<ConstructorParameters<typeof MiniMCP<Scope>>[0]> = {}) {
   const mcp = new MiniMCP<Scope>({ name: 'two-users', version: '1', onError: () => {}, principal: (s) => s?.user, ...options });
   const handle = createFetchHandler(mcp, {
-    scope: (request) => {
-      const user = TOKENS[(request.headers.get('authorization') ?? '').replace(/^Bearer /, '')];
-      if (!user) throw new McpError(-32600, 'Unauthorized', undefined, 401);
-      return { user };
-    },
+    scope: bearerUser,
   });
   return { mcp, handle };
 }
