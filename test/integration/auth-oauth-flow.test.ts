@@ -3,7 +3,8 @@
  * authorization server (oidc-provider): 401 -> Protected Resource Metadata discovery -> authorization
  * server discovery -> dynamic client registration -> authorization code with PKCE S256 (login and
  * consent driven in code) -> a token bound to the resource -> tool calls -> a 403 insufficient_scope
- * the client steps up from, to a token with the wider scope.
+ * the client steps up from, to a token with the wider scope; and a short-lived access token the server
+ * refuses once expired, which the client replaces with its refresh token, without the user.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,13 +30,14 @@ class ScriptedProvider implements OAuthClientProvider {
   readonly opened: URL[] = [];
   pending: Promise<URL> | undefined;
 
-  constructor(private readonly issuer: TestIssuer) {}
+  /** `grantTypes`: what the client registers for ('refresh_token' too, to be given refresh tokens). */
+  constructor(private readonly issuer: TestIssuer, private readonly grantTypes = ['authorization_code']) {}
 
   get redirectUrl(): string {
     return REDIRECT;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'scripted', redirect_uris: [REDIRECT], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return { client_name: 'scripted', redirect_uris: [REDIRECT], grant_types: this.grantTypes, response_types: ['code'], token_endpoint_auth_method: 'none' };
   }
   clientInformation() {
     return this.client;
@@ -74,25 +76,35 @@ let server: Server;
 let url: string;
 const requests: string[] = [];
 
-beforeAll(async () => {
-  // alice may have both scopes; the client asks only for what the challenges name.
-  issuer = await startIssuer({ grants: { alice: ['mcp:tools', 'mcp:admin'] } });
-  server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-  const auth = oauthResourceServer({ issuer: issuer.issuer, resource: url, scopes: ['mcp:tools'] });
+/** MiniMCP behind minimcp/auth trusting `from`, on a free port; logs each request's line to `log`. */
+async function protectedServer(from: TestIssuer, log: string[], clockToleranceSeconds?: number): Promise<{ server: Server; url: string }> {
+  const http = createServer();
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const resource = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  const auth = oauthResourceServer({ issuer: from.issuer, resource, scopes: ['mcp:tools'], ...(clockToleranceSeconds !== undefined && { clockToleranceSeconds }) });
   const mcp = new MiniMCP({ name: 'oauth-flow', version: '1.0.0', scopes: ['mcp:tools'] });
   mcp.tool('whoami', {}, (_args, ctx) => `${ctx.auth?.subject} via ${ctx.auth?.clientId}`);
   mcp.tool('admin_reset', { scopes: ['mcp:tools', 'mcp:admin'] }, () => 'reset');
   const handler = createNodeHandler(mcp, { auth });
-  server.on('request', (req, res) => {
-    requests.push(`${req.method} ${req.url} ${req.headers.authorization ? 'with token' : 'no token'}`);
+  http.on('request', (req, res) => {
+    log.push(`${req.method} ${req.url} ${req.headers.authorization ? 'with token' : 'no token'}`);
     handler(req, res);
   });
+  return { server: http, url: resource };
+}
+
+async function stop(http: Server | undefined): Promise<void> {
+  http?.closeAllConnections();
+  await new Promise((resolve) => http?.close(resolve));
+}
+
+beforeAll(async () => {
+  // alice may have both scopes; the client asks only for what the challenges name.
+  issuer = await startIssuer({ grants: { alice: ['mcp:tools', 'mcp:admin'] } });
+  ({ server, url } = await protectedServer(issuer, requests));
 }, 30_000);
 afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await stop(server);
   await issuer?.close();
 });
 
@@ -138,6 +150,65 @@ describe('the SDK v1 client OAuth flow against MiniMCP and oidc-provider', () =>
       await transport.finishAuth(await oauth.code());
       expect(decodeJwt(oauth.saved!.access_token).scope).toBe('mcp:tools mcp:admin');
       expect(text(await client.callTool({ name: 'admin_reset', arguments: {} }))).toBe('reset');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('the SDK v1 client refreshes an expired access token', () => {
+  const TTL_SECONDS = 3; // valid 2 to 3 s: the server allows no clock skew here
+  let shortIssuer: TestIssuer;
+  let short: { server: Server; url: string };
+
+  beforeAll(async () => {
+    shortIssuer = await startIssuer({ accessTokenTtl: TTL_SECONDS, refreshTokens: true });
+    short = await protectedServer(shortIssuer, [], 0);
+  }, 30_000);
+  afterAll(async () => {
+    await stop(short?.server);
+    await shortIssuer?.close();
+  });
+
+  it('the server refuses the expired token; the client refreshes it with its refresh token and the next call succeeds', async () => {
+    const oauth = new ScriptedProvider(shortIssuer, ['authorization_code', 'refresh_token']);
+    // The token requests the client makes (its transport's fetch carries them too), by grant type.
+    const grants: string[] = [];
+    const recording: typeof fetch = (input, init) => {
+      if (init?.body instanceof URLSearchParams && init.body.has('grant_type')) grants.push(init.body.get('grant_type')!);
+      return fetch(input, init);
+    };
+    const first = new StreamableHTTPClientTransport(new URL(short.url), { authProvider: oauth, fetch: recording });
+    await expect(new Client({ name: 'sdk-v1', version: '1.0.0' }).connect(first)).rejects.toThrow(UnauthorizedError);
+    await first.finishAuth(await oauth.code());
+    expect(oauth.saved?.refresh_token).toBeTruthy();
+    const transport = new StreamableHTTPClientTransport(new URL(short.url), { authProvider: oauth, fetch: recording });
+    const client = new Client({ name: 'sdk-v1', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const session = transport.sessionId;
+      const expired = oauth.saved!.access_token;
+      const exp = decodeJwt(expired).exp!;
+      expect(exp - decodeJwt(expired).iat!).toBe(TTL_SECONDS);
+      await new Promise((resolve) => setTimeout(resolve, exp * 1000 - Date.now() + 100));
+      const refused = await fetch(short.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${expired}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': session! },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+      const opened = oauth.opened.length;
+      grants.length = 0;
+
+      expect(text(await client.callTool({ name: 'whoami', arguments: {} }))).toBe(`alice via ${oauth.client!.client_id}`);
+      expect(grants).toEqual(['refresh_token']); // one refresh, no new authorization
+      expect(oauth.opened).toHaveLength(opened);
+      const renewed = decodeJwt(oauth.saved!.access_token);
+      expect(oauth.saved!.access_token).not.toBe(expired);
+      expect(renewed).toMatchObject({ sub: 'alice', aud: short.url, scope: 'mcp:tools' });
+      expect(renewed.exp!).toBeGreaterThan(exp);
+      expect(transport.sessionId).toBe(session); // the same user, so the same session goes on
     } finally {
       await client.close();
     }

@@ -21,6 +21,11 @@ export interface IssuerOptions {
   accessTokenTtl?: number;
   /** Default 'jwt'; 'opaque' tokens can only be checked by introspection. */
   accessTokenFormat?: 'jwt' | 'opaque';
+  /**
+   * Issue a refresh token to every client registered for the refresh_token grant, as API-focused
+   * providers do. Default false: OpenID's rule, only when `offline_access` was granted.
+   */
+  refreshTokens?: boolean;
 }
 
 export interface TestIssuer {
@@ -101,6 +106,7 @@ function providerConfig(jwks: JWK[], options: IssuerOptions) {
         }),
       },
     },
+    ...(options.refreshTokens && { issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(grant: string): boolean }) => client.grantTypeAllowed('refresh_token') }),
     ttl: { AccessToken: options.accessTokenTtl ?? 300, ClientCredentials: options.accessTokenTtl ?? 300 },
   };
 }
