@@ -15,11 +15,16 @@ export interface Member {
 }
 export declare function startMember(script: string, env: Record<string, string>): Promise<Member>;
 
-export interface Cluster {
-  url: string;
+export interface ClusterOptions { instances?: number; script?: string; env?: Record<string, string> }
+/** Redis and the members, no balancer. */
+export interface Members {
   redis: Redis;
   members: Member[];
-  balancer: Balancer;
   stop(): Promise<void>;
 }
-export declare function startCluster(options?: { instances?: number; script?: string; env?: Record<string, string> }): Promise<Cluster>;
+export interface Cluster extends Members {
+  url: string;
+  balancer: Balancer;
+}
+export declare function startMembers(options?: ClusterOptions): Promise<Members>;
+export declare function startCluster(options?: ClusterOptions): Promise<Cluster>;

@@ -43,15 +43,14 @@ export async function startMember(script, env) {
 }
 
 /**
- * Redis (unless REDIS_URL is set), `instances` members of `script` on it, nginx in front. Members
- * share MINIMCP_SECRET (a random one unless set) and a key prefix. `stop()` ends them all.
+ * Redis (unless REDIS_URL is set) and `instances` members of `script` on it, no balancer (the soak
+ * under attack spreads its requests over the members itself). Members share MINIMCP_SECRET (a random
+ * one unless set) and a key prefix. `stop()` ends them all.
  */
-export async function startCluster({ instances = 3, script = MATH_MEMBER, env = {} } = {}) {
+export async function startMembers({ instances = 3, script = MATH_MEMBER, env = {} } = {}) {
   const redis = await startRedis();
   const members = [];
-  let lb;
   const stop = async () => {
-    await lb?.stop();
     await Promise.all(members.map((m) => m.stop()));
     await redis.stop();
   };
@@ -66,6 +65,22 @@ export async function startCluster({ instances = 3, script = MATH_MEMBER, env = 
       if (started.status === 'rejected') throw started.reason;
       members.push(started.value);
     }
+    return { redis, members, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** startMembers() with nginx in front (round-robin, no affinity). `stop()` ends them all. */
+export async function startCluster(options = {}) {
+  const { redis, members, stop: stopMembers } = await startMembers(options);
+  let lb;
+  const stop = async () => {
+    await lb?.stop();
+    await stopMembers();
+  };
+  try {
     lb = await startNginx(members.map((m) => new URL(m.url).host));
     return { url: lb.url, redis, members, balancer: lb, stop };
   } catch (error) {

@@ -4,22 +4,27 @@
  * one fresh instance (scripts/security/attack-server.ts, two principals: alice and bob) while a
  * well-behaved client (alice) keeps calling a tool. Per attack it reports the server's RSS before and
  * its peak (VmHWM), the good client's requests, p50/p99 latency and errors, what the attacker (bob)
- * got back, and whether the server died.
+ * got back, and whether the server died. With --cluster the target is 3 members of the same server
+ * sharing one private redis-server (REDIS_URL, MINIMCP_SECRET; scripts/cluster.mjs startMembers), no
+ * balancer: the attacker and the good client each send their requests round robin over the members'
+ * ports, so a session opened on one member is used on the others. Then it also reports the peak RSS
+ * of each member (the max of the three) and of redis-server (VmHWM from /proc).
  *
  *   npm run soak -- --attack                                # every attack, 10 s each
  *   npm run soak -- --attack=subscribe,tasks --attack-seconds 20 --json
+ *   npm run soak -- --attack --cluster --attack-seconds 5   # 3 members on Redis
  *
  * Options: --attack[=a,b,...] (default all: see ATTACKS), --attack-seconds S (default 10),
- * --rss-cap-mib M (the server is killed past M MiB so a run cannot take the machine; default 4096),
- * --json (one JSON line per attack). Traffic goes to 127.0.0.1 only. Linux only (RSS from /proc).
+ * --rss-cap-mib M (the servers are killed when one process, Redis included, passes M MiB so a run cannot take the machine; default 4096),
+ * --cluster[=N] (N members on Redis, default 3; needs redis-server or REDIS_URL), --json (one JSON line per attack). Traffic goes to 127.0.0.1 only. Linux only (RSS from /proc).
  * Exit code 1 if the good client saw an error or the server died.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { option } from './cli-option.mjs';
+import { startMember, startMembers } from './cluster.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -27,6 +32,8 @@ const opt = (name, fallback) => option(args, name, fallback);
 const SECONDS = Number(opt('attack-seconds', 10));
 const RSS_CAP = Number(opt('rss-cap-mib', 4096)) * 1024 * 1024;
 const JSON_OUT = args.includes('--json');
+/** `--cluster[=N]`: N members (default 3) on one redis-server instead of one in-memory instance. */
+const CLUSTER = args.some((a) => a === '--cluster' || a.startsWith('--cluster=')) ? Number(opt('cluster', 3)) : 0;
 const MiB = 1024 * 1024;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const statusKb = (pid, field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
@@ -44,7 +51,7 @@ const modern = (user, method, name) => ({ ...auth(user), 'mcp-protocol-version':
  */
 function send(url, { method = 'POST', headers, body, firstChunk = false, held, agent = false }) {
   return new Promise((resolve) => {
-    const req = request(url, { method, headers, agent }, (res) => {
+    const req = request(typeof url === 'function' ? url() : url, { method, headers, agent }, (res) => {
       if (firstChunk) {
         held?.push(req);
         res.once('data', (chunk) => resolve({ status: res.statusCode, req, body: String(chunk) }));
@@ -174,52 +181,88 @@ async function goodClient(url, until) {
   return { requests: latencies.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1), errors, firstError };
 }
 
-function startServer() {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/security/attack-server.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stderr.on('data', () => {});
-  return new Promise((resolve, reject) => {
-    child.stdout.once('data', (d) => resolve({ child, ...JSON.parse(String(d)) }));
-    child.once('exit', (code) => reject(new Error(`attack server exited (${code}) before listening`)));
-  });
+const ATTACK_SERVER = join(root, 'scripts/security/attack-server.ts');
+
+/** One instance (in-memory state), or CLUSTER members of the attack server on one private redis-server. */
+async function startTarget() {
+  if (!CLUSTER) {
+    const member = await startMember(ATTACK_SERVER, { REDIS_URL: '' });
+    return { members: [member], redis: undefined, stop: member.stop };
+  }
+  return startMembers({ instances: CLUSTER, script: ATTACK_SERVER });
+}
+
+/** Round robin over the members' URLs: each request goes to the next one (no balancer in between). */
+const roundRobin = (urls) => {
+  let i = 0;
+  return () => urls[i++ % urls.length];
+};
+
+const mib = (bytes) => Number((bytes / MiB).toFixed(1));
+/** `field` of each pid in MiB (undefined for a process that is gone). */
+const rssOf = (pids, field) => pids.map((pid) => {
+  try {
+    return mib(statusKb(pid, field));
+  } catch {
+    return undefined;
+  }
+});
+const maxOf = (values) => Math.max(0, ...values.filter((v) => v !== undefined));
+
+/** Kills every process of the target past the RSS cap, so a run cannot take the machine. */
+function watchRss(pids, target) {
+  const state = { killedAtCap: false };
+  const timer = setInterval(() => {
+    if (rssOf(pids, 'VmRSS').some((m) => m !== undefined && m * MiB > RSS_CAP)) {
+      state.killedAtCap = true;
+      for (const m of target.members) m.child.kill('SIGKILL');
+    }
+  }, 200);
+  return { state, stop: () => clearInterval(timer) };
 }
 
 async function run(name) {
-  const { child, url, pid } = await startServer();
+  const target = await startTarget();
+  const pids = target.members.map((m) => m.pid);
+  const redisPid = target.redis?.pid;
   await sleep(500);
-  const before = statusKb(pid, 'VmRSS');
+  const before = rssOf(pids, 'VmRSS');
+  const redisBefore = redisPid ? rssOf([redisPid], 'VmRSS')[0] : undefined;
   let died = false;
-  let killedAtCap = false;
-  child.once('exit', () => (died = true));
-  const watchdog = setInterval(() => {
-    try {
-      if (statusKb(pid, 'VmRSS') > RSS_CAP) (killedAtCap = true), child.kill('SIGKILL');
-    } catch {
-      // gone
-    }
-  }, 200);
+  for (const m of target.members) m.child.once('exit', () => (died = true));
+  const watchdog = watchRss(redisPid ? [...pids, redisPid] : pids, target);
   const outcomes = {};
   const count = (key) => (outcomes[key] = (outcomes[key] ?? 0) + 1);
   const held = [];
   const until = Date.now() + SECONDS * 1000;
-  const [, good] = await Promise.all([ATTACKS[name]({ url, until, count, held }).catch((e) => count(`attacker failed: ${e.message}`)), goodClient(url, until)]);
-  let peak = 0;
-  try {
-    peak = statusKb(pid, 'VmHWM');
-  } catch {
-    // died
-  }
+  const urls = target.members.map((m) => m.url);
+  const [, good] = await Promise.all([
+    ATTACKS[name]({ url: roundRobin(urls), until, count, held }).catch((e) => count(`attacker failed: ${e.message}`)),
+    goodClient(roundRobin(urls), until),
+  ]);
+  // VmHWM: each process's peak RSS over its life (a fresh target per attack, so over this attack).
+  const peaks = rssOf(pids, 'VmHWM');
+  const redisPeak = redisPid ? rssOf([redisPid], 'VmHWM')[0] : undefined;
+  const serverDied = died;
   for (const req of held) req.destroy();
-  clearInterval(watchdog);
-  child.kill('SIGTERM');
-  const summary = {
-    attack: name, seconds: SECONDS, serverRssBeforeMiB: Number((before / MiB).toFixed(1)), serverRssPeakMiB: Number((peak / MiB).toFixed(1)),
-    serverDied: died, killedAtRssCap: killedAtCap, good, attacker: outcomes,
-  };
+  watchdog.stop();
+  await target.stop();
+  return report({
+    attack: name, seconds: SECONDS, instances: pids.length, serverRssBeforeMiB: maxOf(before), serverRssPeakMiB: maxOf(peaks), serverRssPeaksMiB: peaks,
+    redisRssBeforeMiB: redisBefore, redisRssPeakMiB: redisPeak, serverDied, killedAtRssCap: watchdog.state.killedAtCap, good, attacker: outcomes,
+  });
+}
+
+function report(summary) {
+  const { attack: name, good } = summary;
   if (JSON_OUT) console.log(JSON.stringify(summary));
   else {
-    console.log(`[attack] ${name}: server RSS ${summary.serverRssBeforeMiB} -> peak ${summary.serverRssPeakMiB} MiB${died ? (killedAtCap ? ' (KILLED at the RSS cap)' : ' (DIED)') : ''}`);
+    const where = summary.instances > 1 ? `${summary.instances} servers (max)` : 'server';
+    const redis = summary.redisRssPeakMiB === undefined ? '' : `; redis RSS ${summary.redisRssBeforeMiB} -> peak ${summary.redisRssPeakMiB} MiB`;
+    const fate = summary.serverDied ? (summary.killedAtRssCap ? ' (KILLED at the RSS cap)' : ' (DIED)') : '';
+    console.log(`[attack] ${name}: ${where} RSS ${summary.serverRssBeforeMiB} -> peak ${summary.serverRssPeakMiB} MiB${fate}${redis}`);
     console.log(`[attack] ${name}: good client ${good.requests} calls, p50 ${good.p50Ms} ms, p99 ${good.p99Ms} ms, max ${good.maxMs} ms, errors ${good.errors}${good.firstError ? ` (first: ${good.firstError})` : ''}`);
-    console.log(`[attack] ${name}: attacker got ${JSON.stringify(outcomes)}`);
+    console.log(`[attack] ${name}: attacker got ${JSON.stringify(summary.attacker)}`);
   }
   return summary;
 }

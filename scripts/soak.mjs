@@ -7,7 +7,7 @@
  *   node scripts/soak.mjs                              # 1,000,000 requests per transport
  *   node scripts/soak.mjs --requests 100000            # bounded run
  *   node scripts/soak.mjs --transport http --concurrency 32 --json
- *   node scripts/soak.mjs --attack                     # the soak under attack (scripts/soak-attack.mjs)
+ *   node scripts/soak.mjs --attack [--cluster]         # the soak under attack (scripts/soak-attack.mjs)
  *
  * Options: --requests N (per transport, default 1,000,000), --transport http|stdio|both (default both),
  * --concurrency C (HTTP sockets / stdio requests in flight, default 32 / 256), --max-seconds S (stop a
@@ -28,7 +28,7 @@ const opt = (name, fallback) => option(args, name, fallback);
 if (args.some((a) => a === '--attack' || a.startsWith('--attack='))) await import('./soak-attack.mjs');
 if (args.includes('--help') || args.includes('-h')) {
   console.log('usage: node scripts/soak.mjs [--requests N] [--transport http|stdio|both] [--concurrency C] [--max-seconds S] [--json]');
-  console.log('       node scripts/soak.mjs --attack[=name,...] [--attack-seconds S] [--rss-cap-mib M] [--json]');
+  console.log('       node scripts/soak.mjs --attack[=name,...] [--attack-seconds S] [--cluster[=N]] [--rss-cap-mib M] [--json]');
   process.exit(0);
 }
 const REQUESTS = Number(opt('requests', 1_000_000));

@@ -2,16 +2,24 @@
  * The server `npm run soak -- --attack` drives (scripts/soak-attack.mjs): `serve()` with two bearer
  * tokens bound to two principals (alice, the well-behaved client; bob, the attacker), defaults
  * otherwise, and the tools the memory attacks of issue 24 need. Prints `{ "url", "pid" }` when listening.
+ * With REDIS_URL and MINIMCP_SECRET set it is a cluster member (`--attack --cluster`: state on Redis).
  */
 import { McpError, MiniMCP } from '../../src/index.js';
 import { serve } from '../../src/transports/http/node.js';
 import { runInWorker } from '../../src/worker.js';
+import { clusterOptions } from '../../examples/cluster.js';
 
 const USERS: Record<string, string> = { 'token-alice': 'alice', 'token-bob': 'bob' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const kib = (args: Record<string, unknown>) => 'x'.repeat(Math.min(Number(args.kib ?? 1), 4096) * 1024);
 
-const mcp = new MiniMCP<{ principal: string }>({ name: 'attack', version: '1.0.0', onError: () => {}, principal: (s) => s?.principal });
+const mcp = new MiniMCP<{ principal: string }>({
+  name: 'attack',
+  version: '1.0.0',
+  onError: () => {},
+  principal: (s) => s?.principal,
+  ...(await clusterOptions()),
+});
 mcp.resource('test://watched', {}, () => 'w');
 mcp.tool('echo', {}, () => 'ok');
 // A task whose result is large (finding 2) or that runs long (finding 5: a 1 ms TTL).
