@@ -28,6 +28,8 @@ export interface HandOffHost {
 export class TaskHandOff {
   #stored: MaybePromise<void> | undefined;
   #storing = false;
+  /** The store refused the task at once (a bound reached): that refusal is the request's answer. */
+  #refused: { error: unknown } | undefined;
 
   constructor(
     readonly run: TaskRun,
@@ -60,7 +62,12 @@ export class TaskHandOff {
   store(): boolean {
     if (this.#storing) return false;
     this.#storing = true;
-    this.#stored = this.run.create();
+    try {
+      this.#stored = this.run.create();
+    } catch (error) {
+      this.#refused = { error };
+      throw error;
+    }
     return true;
   }
 
@@ -85,6 +92,7 @@ export class TaskHandOff {
     host.waitUntil?.(settled);
     const created = () => resultOutcome(host.id, host.revision.taskCreated(run.record));
     if (!this.#storing) this.store();
+    if (this.#refused !== undefined) return host.failure(this.#refused.error); // no task was stored: never answer one
     const stored = this.#stored;
     if (!(stored instanceof Promise)) return created();
     stored.then(() => host.reply(created()), (error: unknown) => host.reply(host.failure(error)));
