@@ -16,7 +16,7 @@ describe('a task refused at ctx.task() is answered as refused', () => {
   it('past maxPerPrincipal: -32602 naming the bound, and every task id answered is a stored one', async () => {
     const mcp = new MiniMCP({ name: 'refusal', version: '1', onError: () => {}, tasks: { maxPerPrincipal: 2 } });
     mcp.tool('slow', { task: 'optional' }, async (_args, ctx) => {
-      ctx.task();
+      await ctx.task();
       await new Promise((resolve) => setTimeout(resolve, 50));
       return 'done';
     });
