@@ -5,7 +5,7 @@ const MAX_INT32 = 2_147_483_647;
 
 /** Whose option it is, for the error message, and the range allowed (1 to 2^31 - 1 by default). */
 export interface IntLimits {
-  owner?: 'MiniMCP option' | 'HTTP option' | 'serve() option' | 'oauthResourceServer option';
+  owner?: 'MiniMCP option' | 'HTTP option' | 'serve() option' | 'oauthResourceServer option' | 'Session limit' | 'Proof limit' | 'WorkerPool option';
   min?: 0 | 1;
   max?: number;
 }
@@ -18,4 +18,11 @@ export function intOption(options: object, name: string, fallback: number, { own
     throw new TypeError(`${owner} ${name} must be ${range}, got ${String(value)}`);
   }
   return value;
+}
+
+/** A set of count limits: each from `given`, else its default, checked by intOption (a TypeError names a bad one). */
+export function limitsOver<T extends object>(defaults: Readonly<T>, given: Partial<T>, owner: IntLimits['owner']): T {
+  const limits: Record<string, number> = {};
+  for (const [name, fallback] of Object.entries(defaults)) limits[name] = intOption(given, name, fallback as number, { owner });
+  return limits as T;
 }

@@ -7,6 +7,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { ResourceLimits, Worker } from 'node:worker_threads';
+import { intOption } from './option-checks.js';
 
 export interface WorkerPoolOptions {
   /** Threads at most. Default: the CPUs available (`os.availableParallelism()`), at most 8. */
@@ -79,9 +80,7 @@ export class WorkerPool {
   #Worker: typeof Worker | undefined;
 
   constructor(options: WorkerPoolOptions = {}) {
-    const max = options.maxThreads ?? Math.min(availableParallelism(), 8);
-    if (!Number.isInteger(max) || max < 1) throw new TypeError('WorkerPool option maxThreads must be a positive integer');
-    this.#max = max;
+    this.#max = intOption(options, 'maxThreads', Math.min(availableParallelism(), 8), { owner: 'WorkerPool option' });
     this.#limits = { ...DEFAULT_WORKER_LIMITS, ...options.resourceLimits };
     this.#idleMs = options.idleMs ?? 30_000;
   }

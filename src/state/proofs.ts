@@ -5,6 +5,7 @@
  * all, and in bytes through the length of a `jti` (at most MAX_JTI_LENGTH characters, the resource
  * server refuses longer ones); an id leaves when its proof would be too old to pass anyway.
  */
+import { limitsOver } from '../option-checks.js';
 
 /** What `remember` found: a new id, a replay, or the bound that had no room for it. */
 export type ProofVerdict = 'fresh' | 'replayed' | 'maxProofsPerPrincipal' | 'maxTotalProofs';
@@ -29,11 +30,7 @@ export const MAX_JTI_LENGTH = 128;
 
 /** The limits with `given` over the defaults; a TypeError names a value that is not a positive integer. */
 export function proofLimits(given: Partial<ProofLimits> = {}): ProofLimits {
-  const limits = { ...DEFAULT_PROOF_LIMITS, ...given };
-  for (const [name, value] of Object.entries(limits)) {
-    if (!Number.isInteger(value) || value < 1) throw new TypeError(`Proof limit ${name} must be a positive integer, got ${String(value)}`);
-  }
-  return limits;
+  return limitsOver(DEFAULT_PROOF_LIMITS, given, 'Proof limit');
 }
 
 export class MemoryProofStore implements ProofStore {

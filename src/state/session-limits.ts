@@ -2,6 +2,7 @@
  * The bounds on 2025 session state (log level and `resources/subscribe` URIs), shared by the memory
  * and Redis session stores and by a transport's own connection (stdio). A URI counts its characters.
  */
+import { limitsOver } from '../option-checks.js';
 import { boundError, firstFull, type BoundReached, type Room, type Usage } from './bounds.js';
 
 export interface SessionLimits {
@@ -36,11 +37,7 @@ export const DEFAULT_SESSION_LIMITS: Readonly<SessionLimits> = {
 
 /** The limits with `given` over the defaults; a TypeError names a value that is not a positive integer. */
 export function sessionLimits(given: Partial<SessionLimits> = {}): SessionLimits {
-  const limits = { ...DEFAULT_SESSION_LIMITS, ...given };
-  for (const [name, value] of Object.entries(limits)) {
-    if (!Number.isInteger(value) || value < 1) throw new TypeError(`Session limit ${name} must be a positive integer, got ${String(value)}`);
-  }
-  return limits;
+  return limitsOver(DEFAULT_SESSION_LIMITS, given, 'Session limit');
 }
 
 /** The error for a reached session bound (the memory and Redis stores name the same ones). */

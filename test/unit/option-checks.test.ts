@@ -29,3 +29,14 @@ describe('numeric options', () => {
     await expect(serve(mcp(), { requestTimeoutMs: 2 ** 31 })).rejects.toThrow(/serve\(\) option requestTimeoutMs/);
   });
 });
+
+describe('count limits (session and proof limits)', () => {
+  it('take each default unless given, and refuse a bad one by name', async () => {
+    const { sessionLimits, DEFAULT_SESSION_LIMITS } = await import('../../src/state/session-limits.js');
+    const { proofLimits } = await import('../../src/state/proofs.js');
+    expect(sessionLimits({ maxSessions: 5 })).toEqual({ ...DEFAULT_SESSION_LIMITS, maxSessions: 5 });
+    expect(sessionLimits({ maxSessions: undefined })).toEqual(DEFAULT_SESSION_LIMITS);
+    expect(() => sessionLimits({ maxSubscriptions: 0 })).toThrow(/^Session limit maxSubscriptions must be a positive integer/);
+    expect(() => proofLimits({ maxTotalProofs: 1.5 })).toThrow(/^Proof limit maxTotalProofs must be a positive integer/);
+  });
+});
