@@ -117,34 +117,40 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
     return refusal === undefined ? undefined : errorOutcome(this.id, refusal);
   }
 
-  /**
-   * Makes the request reachable by `notifications/cancelled` (before it waits for a slot, so one
-   * cancelled in the queue never runs) where a cancel can name it: on a connection, or in code
-   * with no transport. Over HTTP without a session, ids are not unique across clients; those
-   * requests are cancelled by closing the connection. Then it listens to the transport's signal
-   * and takes a slot (listen streams hold none).
-   */
+  /** Takes a slot (listen streams hold none) and starts; what a request waiting for more needs is set up by `#unfinished`. */
   #enter(): Outcome | undefined {
-    const core = this.core;
-    const facts = this.facts;
+    if (this.facts.signal?.aborted) this.handleEvent();
+    if (this.spec.stream) return this.#unfinished(this.start());
+    this.#share = this.principal === '' ? undefined : this.principal; // anonymous callers share only the global cap
+    const admitted = this.core.gate.acquire(this, this.#share);
+    if (admitted === undefined) return this.#unfinished(undefined); // queued: slot() comes later
+    if (!admitted) return errorOutcome(this.id, overloaded());
+    this.#holdsSlot = true;
+    return this.#unfinished(this.start());
+  }
+
+  /**
+   * A request not answered at once (waiting for a slot, or for its handler) becomes reachable by
+   * `notifications/cancelled` where a cancel can name it: on a connection, or in code with no
+   * transport (over HTTP without a session, ids are not unique across clients; those requests are
+   * cancelled by closing the connection). And it listens to the transport's signal. One answered at
+   * once needs neither: a cancel or a disconnect can only come in a later turn. Skipping them spares
+   * a busy stdio stream two hash-table entries per request, whose rehashed tables the young
+   * generation promoted until it grew to its maximum (docs/benchmarks.md, "Allocation per request").
+   */
+  #unfinished(outcome: Outcome | undefined): Outcome | undefined {
+    if (outcome !== undefined || this.ended) return outcome;
     const connection = this.connection;
-    if (connection !== undefined || facts.headers === undefined) {
+    if (connection !== undefined || this.facts.headers === undefined) {
       this.#cancelKey = cancelKey(this.principal, connection?.id, this.id);
-      core.state.cancels.add(this.#cancelKey, this);
+      this.core.state.cancels.add(this.#cancelKey, this);
     }
-    const signal = facts.signal;
-    if (signal?.aborted) this.handleEvent();
-    else if (signal) {
+    const signal = this.facts.signal;
+    if (signal !== undefined && !this.aborted) {
       signal.addEventListener('abort', this);
       this.#listening = true;
     }
-    if (this.spec.stream) return this.start();
-    this.#share = this.principal === '' ? undefined : this.principal; // anonymous callers share only the global cap
-    const admitted = core.gate.acquire(this, this.#share);
-    if (admitted === undefined) return undefined; // queued: slot() comes later
-    if (!admitted) return errorOutcome(this.id, overloaded());
-    this.#holdsSlot = true;
-    return this.start();
+    return undefined;
   }
 
   /** The gate's answer for a queued request: a slot, or a refusal after queueTimeoutMs. */

@@ -16,24 +16,31 @@ export function callListener(listener: Listener, target: unknown, event: Event):
 export class Cancellation implements CancelSignal {
   aborted = false;
   reason: unknown;
-  #listeners: Listener[] | undefined;
+  // One listener in a field (an HTTP exchange has one request); a Set from the second on (a stdio
+  // stream's every request listens to one signal, and leaving must not walk or splice a list).
+  #one: Listener | undefined;
+  #many: Set<Listener> | undefined;
 
   addEventListener(_type: string, listener: Listener | null): void {
-    if (listener !== null) (this.#listeners ??= []).push(listener);
+    if (listener === null || listener === this.#one) return;
+    if (this.#one === undefined && this.#many === undefined) this.#one = listener;
+    else (this.#many ??= new Set()).add(listener);
   }
 
   removeEventListener(_type: string, listener: Listener | null): void {
-    const list = this.#listeners;
-    const i = list && listener !== null ? list.indexOf(listener) : -1;
-    if (i >= 0) list!.splice(i, 1);
+    if (listener === null) return;
+    if (listener === this.#one) this.#one = undefined;
+    else this.#many?.delete(listener);
   }
 
   abort(reason: unknown): void {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
-    const list = this.#listeners;
-    this.#listeners = undefined;
-    if (list) for (const listener of list) callListener(listener, this, new Event('abort'));
+    const one = this.#one;
+    const many = this.#many;
+    this.#one = this.#many = undefined;
+    if (one !== undefined) callListener(one, this, new Event('abort'));
+    if (many !== undefined) for (const listener of many) callListener(listener, this, new Event('abort'));
   }
 }

@@ -77,10 +77,19 @@ export interface StreamReader {
   end(): void;
 }
 
+/** Random bytes drawn 4 KiB at a time: one call into the CSPRNG per 256 ids, not per stream (it showed in the SSE profile). */
+const RANDOM_POOL = new Uint8Array(4096);
+let randomAt = RANDOM_POOL.length;
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
 /** A random, unguessable stream id (128 bits, hex): event ids are `<streamId>-<n>`, the priming event is n = 0. */
 export function newStreamId(): string {
+  if (randomAt === RANDOM_POOL.length) {
+    crypto.getRandomValues(RANDOM_POOL);
+    randomAt = 0;
+  }
   let id = '';
-  for (const byte of crypto.getRandomValues(new Uint8Array(16))) id += byte.toString(16).padStart(2, '0');
+  for (const end = randomAt + 16; randomAt < end; randomAt++) id += HEX[RANDOM_POOL[randomAt]!];
   return id;
 }
 
@@ -303,7 +312,6 @@ export class EventStore implements ReplayStore {
     };
   }
 
-  /** Forgets finished streams past their TTL. Runs only on open and find (both rare), never per event. */
   /**
    * Forgets the expired streams, at most once per SWEEP_MS: every resumable stream is kept from its
    * first event, so a walk over all of them on each open would cost every SSE response O(streams).

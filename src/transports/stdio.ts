@@ -134,6 +134,10 @@ class StdioStream<Scope> implements StdioConnection, OutcomeSink {
     } catch {
       return this.#fail(new McpError(ErrorCode.ParseError, 'Parse error: the line is not valid UTF-8'));
     }
+    this.#handleText(text);
+  }
+
+  #handleText(text: string): void {
     if (text.trim() === '') return;
     this.#active++;
     const outcome = this.#mcp.route(text, this.#facts, this);
@@ -142,6 +146,10 @@ class StdioStream<Scope> implements StdioConnection, OutcomeSink {
 
   readonly #onData = (chunk: Buffer | string): void => {
     let buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    // The usual chunk: whole lines (and maybe the start of the next), none too long. They are decoded
+    // in one go, not one Buffer view and one decode per line.
+    const last = this.#pending.length === 0 && !this.#skipping ? buf.lastIndexOf(NEWLINE) : -1;
+    if (last > 0 && last <= this.#maxLineBytes && this.#handleLines(buf.subarray(0, last))) buf = buf.subarray(last + 1);
     let nl: number;
     while ((nl = buf.indexOf(NEWLINE)) >= 0) {
       if (!this.#skipping) {
@@ -166,6 +174,27 @@ class StdioStream<Scope> implements StdioConnection, OutcomeSink {
       this.#skipping = true;
     } else this.#pending.push(Buffer.from(buf)); // copy: the stream may reuse its chunk
   };
+
+  /**
+   * Lines that are all valid UTF-8, handled from one decode; false (nothing handled) when some byte is
+   * not, and the caller goes line by line so that only the bad line is refused. '\n' never occurs inside
+   * a multi-byte character, so splitting the decoded text splits the lines exactly.
+   */
+  #handleLines(bytes: Uint8Array): boolean {
+    let text: string;
+    try {
+      text = this.#decoder.decode(bytes);
+    } catch {
+      return false;
+    }
+    for (let from = 0; from <= text.length; ) {
+      const nl = text.indexOf('\n', from);
+      const end = nl < 0 ? text.length : nl;
+      this.#handleText(text.charCodeAt(end - 1) === 0x0d ? text.slice(from, end - 1) : text.slice(from, end));
+      from = end + 1;
+    }
+    return true;
+  }
 
   /** Stops reading and finishes as at EOF: in-flight work gets the grace period, then its signal fires. */
   async close(): Promise<void> {

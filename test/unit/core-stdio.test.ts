@@ -115,6 +115,20 @@ describe('bad input keeps the stream going', () => {
     expect(s.lines[1]).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
   });
 
+  it('in one chunk of many lines only the invalid UTF-8 one is refused; CRLF, blank lines and a character cut between chunks are read as before', async () => {
+    const s = setup();
+    const bad = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":2,"method":"ping","x":"'), Buffer.from([0xff]), Buffer.from('"}\n')]);
+    s.input.write(Buffer.concat([Buffer.from(`${ping(1).trimEnd()}\r\n\n`), bad, Buffer.from(ping(3)), Buffer.from('{"jsonrpc":"2.0","id":4,"method":"ping","params":{"s":"'), Buffer.from([0xc3])]));
+    s.input.write(Buffer.concat([Buffer.from([0xa9]), Buffer.from('"}}\r\n')])); // the rest of an é cut between chunks
+    await s.waitFor(4);
+    expect(s.lines).toEqual([
+      { jsonrpc: '2.0', id: 1, result: {} },
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not valid UTF-8' } },
+      { jsonrpc: '2.0', id: 3, result: {} },
+      { jsonrpc: '2.0', id: 4, result: {} },
+    ]);
+  });
+
   it('invalid JSON is -32700 and the stream goes on', async () => {
     const s = setup();
     s.input.write('{oops\n');

@@ -15,6 +15,7 @@ import { backlogExceeded, resolveSettings, type HttpOptions, type Settings } fro
 import { worthDraining } from './linger.js';
 import { serveExchange } from './serve-exchange.js';
 import { listenOn } from './listen.js';
+import { SSE_HEADERS } from './sse.js';
 import type { ScopedOptions } from '../scoped-options.js';
 
 export interface NodeHandlerOptions<Scope> extends HttpOptions {
@@ -42,6 +43,14 @@ function onEnd(this: IncomingMessage): void {
 function onRequestError(this: IncomingMessage): void {
   (this as Tagged)[EXCHANGE]?.body?.fail();
 }
+/** The turn that opened an SSE answer is over: if it is still going, it becomes a stream (see `openStream`). */
+function startHeldStream(ex: NodeExchange<unknown>): void {
+  ex.startStream();
+}
+
+/** HTTP/1 streams add `Connection: keep-alive`; the usual header set gets it once, not per stream. */
+const SSE_HEADERS_HTTP1: HeaderMap = { ...SSE_HEADERS, connection: 'keep-alive' };
+const withKeepAlive = (headers: HeaderMap): HeaderMap => (headers === SSE_HEADERS ? SSE_HEADERS_HTTP1 : { ...headers, connection: 'keep-alive' });
 
 class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
   readonly method: string;
@@ -52,6 +61,8 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
   readonly #factory: NodeHandlerOptions<Scope>['scope'];
   readonly #next: ((error?: unknown) => void) | undefined;
   readonly #settings: Settings;
+  /** An SSE answer's head and events, held until the turn that opened it is over (see `openStream`). */
+  #held: { headers: HeaderMap; text: string } | undefined;
   /** The body being read (body-reader.ts), until it is handed over. */
   body: BodyReader | undefined;
 
@@ -128,7 +139,12 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
 
   respond(status: number, headers: HeaderMap | undefined, body: string | undefined): void {
     const res = this.#res;
-    if (res.headersSent || res.destroyed) return;
+    if (res.headersSent || res.destroyed || this.#held !== undefined) return;
+    this.#send(status, headers, body);
+  }
+
+  #send(status: number, headers: HeaderMap | undefined, body: string | undefined): void {
+    const res = this.#res;
     // A known length avoids chunked encoding; a 204 must not carry one (RFC 9110 §8.6). All headers go
     // to writeHead in one object: an earlier setHeader() sends node down a slower merging path.
     const all: Record<string, string | number> = status === 204 ? {} : { 'content-length': body === undefined ? 0 : Buffer.byteLength(body) };
@@ -137,26 +153,50 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
     res.end(body);
   }
 
+  /**
+   * The head and what is written in this turn of the event loop wait for its end. An answer that is
+   * over by then (a tool that reports progress and returns without waiting for I/O) goes out as one
+   * body with a length, like JSON: one system call, no chunked framing. One still going then becomes
+   * a chunked stream, what was held first.
+   */
   openStream(headers: HeaderMap): void {
     const res = this.#res;
-    if (res.headersSent || res.destroyed) return;
+    if (res.headersSent || res.destroyed || this.#held !== undefined) return;
     // `Connection` is an HTTP/1 header; HTTP/2 forbids it.
-    res.writeHead(200, this.#req.httpVersionMajor === 1 ? { ...headers, connection: 'keep-alive' } : headers);
+    this.#held = { headers: this.#req.httpVersionMajor === 1 ? withKeepAlive(headers) : headers, text: '' };
+    setImmediate(startHeldStream, this);
+  }
+
+  startStream(): void {
+    const held = this.#held;
+    if (held === undefined) return;
+    this.#held = undefined;
+    const res = this.#res;
+    if (res.destroyed) return;
+    res.writeHead(200, held.headers);
+    if (held.text === '') res.flushHeaders(); // the client sees the stream open
+    else res.write(held.text);
   }
 
   write(text: string): void {
     const res = this.#res;
     if (res.writableEnded || res.destroyed) return;
+    const held = this.#held;
     // A client that stopped reading: close the stream (the 'close' event cancels the handler) rather than buffer without end.
-    if (res.writableLength > this.#settings.maxStreamBacklogBytes) {
+    if (res.writableLength + (held === undefined ? 0 : held.text.length) > this.#settings.maxStreamBacklogBytes) {
       this.#settings.onError(backlogExceeded(this.#settings));
       return void res.destroy();
     }
-    res.write(text);
+    if (held !== undefined) held.text += text;
+    else res.write(text);
   }
 
   end(): void {
-    if (!this.#res.writableEnded) this.#res.end();
+    const held = this.#held;
+    this.#held = undefined;
+    if (held !== undefined) {
+      if (!this.#res.destroyed) this.#send(200, held.headers, held.text);
+    } else if (!this.#res.writableEnded) this.#res.end();
   }
 
   fail(error: unknown): boolean {

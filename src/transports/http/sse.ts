@@ -58,6 +58,19 @@ export class IdleKeepAlive {
 /** The keep-alive tick of a stream (a static function: no closure per stream). */
 const keepAliveTick = (keepAlive: IdleKeepAlive): void => keepAlive.tick();
 
+/**
+ * Streams opened in this turn of the event loop. Their keep-alive timers start when the turn is over,
+ * for those still open: most answers (progress, then the result) are over by then and need none.
+ */
+let opening: PostStream[] = [];
+// Workers and browsers-like hosts have no setImmediate (this module serves the fetch handler too).
+const afterThisTurn: (run: () => void) => void = typeof setImmediate === 'function' ? setImmediate : (run) => setTimeout(run, 0);
+function startKeepAlives(): void {
+  const streams = opening;
+  opening = [];
+  for (const stream of streams) stream.startKeepAlive();
+}
+
 type Listener = EventListenerOrEventListenerObject;
 
 /**
@@ -209,12 +222,19 @@ export class PostStream implements CancelSignal, EventListenerObject {
     const ex = this.#ex;
     ex.openStream(SSE_HEADERS);
     this.#idle = new IdleKeepAlive(ex);
-    this.#keepAlive = setInterval(keepAliveTick, this.#settings.keepAliveMs, this.#idle);
+    if (opening.push(this) === 1) afterThisTurn(startKeepAlives);
     if (!this.#isResumable) return '';
     this.#id = newStreamId();
     // Resumable from its priming event on, on every instance sharing the store.
     this.#journal = this.#settings.events.open(this.#id, this.#owner.streamOwner, 1, this.#owner.streamPrincipal);
     return `id: ${this.#id}-0\nretry: ${this.#settings.sseRetryMs}\ndata:\n\n`; // an id, a retry, empty data
+  }
+
+  /** The turn that opened the stream is over: one still open (and still answering here) gets its keep-alive comments. */
+  startKeepAlive(): void {
+    const idle = this.#idle;
+    if (idle === undefined || this.#finished || this.#stored !== undefined || this.#keepAlive !== undefined || this.#ex.signal.aborted) return;
+    this.#keepAlive = setInterval(keepAliveTick, this.#settings.keepAliveMs, idle);
   }
 
   #stopKeepAlive(): void {

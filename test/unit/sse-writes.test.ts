@@ -1,0 +1,81 @@
+/**
+ * An SSE answer over node:http goes out in as few system calls as its timing allows: what one turn of
+ * the event loop writes leaves together, and a stream that stays open still delivers each event at once.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MiniMCP } from '../../src/index.js';
+import { createNodeHandler } from '../../src/transports/http/node.js';
+
+let server: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+/** Serves `mcp` and counts the socket writes (each one system call) of every response. */
+async function serveCounting(mcp: MiniMCP) {
+  const handler = createNodeHandler(mcp);
+  const writes: number[] = [];
+  server = createServer((req, res) => {
+    const socket = res.socket as unknown as { _writeGeneric: (...args: unknown[]) => unknown };
+    const original = socket._writeGeneric;
+    const index = writes.push(0) - 1;
+    socket._writeGeneric = function (this: unknown, ...args: unknown[]) {
+      writes[index]!++;
+      return original.apply(this, args);
+    };
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server!.address() as AddressInfo).port}/mcp`;
+  return { url, writes };
+}
+
+const call = (url: string, tool: string) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: {}, _meta: { progressToken: 7 } } }),
+  });
+
+describe('SSE writes over node:http', () => {
+  it('a tool that reports progress and returns without waiting for I/O is answered in one write (status line, priming event, progress, reply, last chunk)', async () => {
+    const mcp = new MiniMCP({ name: 's', version: '1' });
+    // An async handler finishes a few microtasks later: after node's own cork (one tick) has let go.
+    mcp.tool('quick', {}, async (_args, ctx) => {
+      ctx.progress(1);
+      return await Promise.resolve('ok');
+    });
+    const { url, writes } = await serveCounting(mcp);
+    const res = await call(url, 'quick');
+    const body = await res.text();
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(body.match(/^id: [0-9a-f]{32}-\d+$/gm)).toHaveLength(3); // priming, progress, reply
+    expect(body).toContain('"method":"notifications/progress"');
+    expect(body).toContain('"text":"ok"');
+    expect(writes).toEqual([1]);
+  });
+
+  it('a stream that stays open delivers its progress before the tool returns', async () => {
+    const mcp = new MiniMCP({ name: 's', version: '1' });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    mcp.tool('slow', {}, async (_args, ctx) => {
+      ctx.progress(1);
+      await released; // returns only once the client has read the progress
+      return 'done';
+    });
+    const { url } = await serveCounting(mcp);
+    const res = await call(url, 'slow');
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = '';
+    while (!seen.includes('notifications/progress')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the stream ended before its progress: ${seen}`);
+      seen += decoder.decode(value, { stream: true });
+    }
+    release();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) seen += decoder.decode(chunk.value, { stream: true });
+    expect(seen).toContain('"text":"done"');
+  });
+});
