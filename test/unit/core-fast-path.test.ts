@@ -3,7 +3,7 @@
  * (`route`) and through `dispatch`, creates no promise at all (counted with async_hooks).
  */
 import { createHook } from 'node:async_hooks';
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
 import { MiniMCP, type JsonObject, type Outcome, type OutcomeSink } from '../../src/index.js';
 
@@ -106,6 +106,42 @@ describe('no promise for a synchronous extension method, nor with synchronous ho
     ]);
     expect(created).toBe(0);
     expect(seen.slice(2)).toEqual(['before tools/call', 'after tools/call', 'before acme/now', 'after acme/now']);
+  });
+});
+
+describe('a request answered at once leaves nothing to undo', () => {
+  // Each request on a stdio stream used to add itself to the cancel registry and to the stream's
+  // signal, and take itself out again: two hash-table entries per request, whose rehashed tables the
+  // young generation promoted until it grew to its maximum (peak RSS 93 MB against the floor's 51).
+  it('a synchronous tools/call on a connection registers no cancel route and no signal listener; an async one has both, and a cancel reaches it', async () => {
+    const mcp = server();
+    let release!: () => void;
+    mcp.tool('wait', {}, (_args, ctx) => new Promise<string>((resolve) => {
+      release = () => resolve('late');
+      ctx.signal.addEventListener('abort', () => resolve('cancelled'));
+    }));
+    const added = vi.spyOn(mcp.state.cancels, 'add');
+    const listeners = new Set<unknown>();
+    const signal = {
+      aborted: false,
+      reason: undefined,
+      addEventListener: (_type: string, listener: unknown) => void listeners.add(listener),
+      removeEventListener: (_type: string, listener: unknown) => void listeners.delete(listener),
+    };
+    const delivered: Outcome[] = [];
+    const sink: OutcomeSink = { deliver: (outcome) => void delivered.push(outcome) };
+    const facts = { send: () => {}, connection: { id: 'c1' }, signal };
+    const outcome = mcp.route(legacyCall, facts, never);
+    expect(outcome?.reply).toMatchObject({ id: 1, result: { content: [{ text: '5' }] } });
+    expect([added.mock.calls.length, listeners.size]).toEqual([0, 0]);
+
+    expect(mcp.route({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'wait' } }, facts, sink)).toBeUndefined();
+    expect([added.mock.calls.length, listeners.size]).toEqual([1, 1]);
+    mcp.route({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } }, facts, sink);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    release();
+    expect(listeners.size).toBe(0); // finished: taken out again
+    expect(delivered.map((outcome) => outcome.reply)).toEqual([undefined]); // a request the client cancelled gets no answer
   });
 });
 
