@@ -1,12 +1,14 @@
 /**
- * An SSE answer over node:http goes out in as few system calls as its timing allows: what one turn of
- * the event loop writes leaves together, and a stream that stays open still delivers each event at once.
+ * An SSE answer goes out in as few writes as its timing allows: over node:http what one turn of the
+ * event loop writes leaves in one system call, over the fetch handler in one chunk; and a stream that
+ * stays open still delivers each event at once.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MiniMCP } from '../../src/index.js';
 import { createNodeHandler } from '../../src/transports/http/node.js';
+import { createFetchHandler } from '../../src/transports/http/fetch-handler.js';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -77,5 +79,55 @@ describe('SSE writes over node:http', () => {
     release();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) seen += decoder.decode(chunk.value, { stream: true });
     expect(seen).toContain('"text":"done"');
+  });
+});
+
+describe('SSE chunks over the fetch handler', () => {
+  const request = (tool: string) =>
+    new Request('http://127.0.0.1/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: {}, _meta: { progressToken: 7 } } }),
+    });
+
+  async function chunksOf(response: Response): Promise<string[]> {
+    const chunks: string[] = [];
+    const decoder = new TextDecoder();
+    const reader = response.body!.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) chunks.push(decoder.decode(chunk.value));
+    return chunks;
+  }
+
+  it('a tool that reports progress and returns without waiting for I/O is one chunk', async () => {
+    const mcp = new MiniMCP({ name: 's', version: '1' });
+    mcp.tool('quick', {}, async (_args, ctx) => {
+      ctx.progress(1);
+      return await Promise.resolve('ok');
+    });
+    const response = await createFetchHandler(mcp)(request('quick'));
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const chunks = await chunksOf(response);
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]!.match(/^id: [0-9a-f]{32}-\d+$/gm)).toHaveLength(3);
+    expect(chunks[0]).toContain('"text":"ok"');
+  });
+
+  it('a stream that stays open delivers its progress before the tool returns', async () => {
+    const mcp = new MiniMCP({ name: 's', version: '1' });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    mcp.tool('slow', {}, async (_args, ctx) => {
+      ctx.progress(1);
+      await released;
+      return 'done';
+    });
+    const response = await createFetchHandler(mcp)(request('slow'));
+    const reader = response.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain('notifications/progress');
+    release();
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    expect(rest).toContain('"text":"done"');
   });
 });

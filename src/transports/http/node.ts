@@ -62,7 +62,7 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
   readonly #next: ((error?: unknown) => void) | undefined;
   readonly #settings: Settings;
   /** An SSE answer's head and events, held until the turn that opened it is over (see `openStream`). */
-  #held: { headers: HeaderMap; text: string } | undefined;
+  #held: { headers: HeaderMap; text: string; start: ReturnType<typeof setImmediate> } | undefined;
   /** The body being read (body-reader.ts), until it is handed over. */
   body: BodyReader | undefined;
 
@@ -80,7 +80,7 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
     this.#factory = factory;
     this.#next = next;
     (res as Tagged)[EXCHANGE] = this as NodeExchange<unknown>;
-    res.once('close', onResponseClose);
+    res.on('close', onResponseClose);
   }
 
   get(name: string): string | undefined {
@@ -109,9 +109,11 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
     if (declared > limit && !worthDraining(declared, limit)) return sink.bodyRead('too-large');
     this.body = new BodyReader(limit, declared, this.#settings, sink, this);
     (req as Tagged)[EXCHANGE] = this as NodeExchange<unknown>;
+    // on(), not once(): each once() wraps its listener in a new closure, and a request and its
+    // response are used for one exchange only (their events fire once for it).
     req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('error', onRequestError);
+    req.on('end', onEnd);
+    req.on('error', onRequestError);
   }
 
   stopReading(): void {
@@ -163,8 +165,8 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
     const res = this.#res;
     if (res.headersSent || res.destroyed || this.#held !== undefined) return;
     // `Connection` is an HTTP/1 header; HTTP/2 forbids it.
-    this.#held = { headers: this.#req.httpVersionMajor === 1 ? withKeepAlive(headers) : headers, text: '' };
-    setImmediate(startHeldStream, this);
+    const start = setImmediate(startHeldStream, this);
+    this.#held = { headers: this.#req.httpVersionMajor === 1 ? withKeepAlive(headers) : headers, text: '', start };
   }
 
   startStream(): void {
@@ -195,6 +197,7 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
     const held = this.#held;
     this.#held = undefined;
     if (held !== undefined) {
+      clearImmediate(held.start);
       if (!this.#res.destroyed) this.#send(200, held.headers, held.text);
     } else if (!this.#res.writableEnded) this.#res.end();
   }
