@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MiniMCP } from '../../src/index.js';
 import { createNodeHandler } from '../../src/transports/http/node.js';
 import { createFetchHandler } from '../../src/transports/http/fetch-handler.js';
+import { newStreamId } from '../../src/state/replay.js';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -129,5 +130,15 @@ describe('SSE chunks over the fetch handler', () => {
     let rest = '';
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
     expect(rest).toContain('"text":"done"');
+  });
+});
+
+describe('stream ids', () => {
+  it('are 128 random bits in hex, all different across several refills of the random pool', () => {
+    const ids = Array.from({ length: 1_000 }, newStreamId); // 256 ids per pool
+    expect(ids.every((id) => /^[0-9a-f]{32}$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Every digit shows up in every position over 1,000 ids (a stuck nibble would not).
+    for (let position = 0; position < 32; position++) expect(new Set(ids.map((id) => id[position])).size).toBe(16);
   });
 });
