@@ -173,6 +173,7 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
     const held = this.#held;
     if (held === undefined) return;
     this.#held = undefined;
+    clearImmediate(held.start);
     const res = this.#res;
     if (res.destroyed) return;
     res.writeHead(200, held.headers);
@@ -184,13 +185,16 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
     const res = this.#res;
     if (res.writableEnded || res.destroyed) return;
     const held = this.#held;
+    if (held !== undefined) {
+      if (held.text.length + text.length <= this.#settings.maxStreamBacklogBytes) return void (held.text += text);
+      this.startStream(); // more than the backlog bound in one turn: a stream now, under the stream's rule
+    }
     // A client that stopped reading: close the stream (the 'close' event cancels the handler) rather than buffer without end.
-    if (res.writableLength + (held === undefined ? 0 : held.text.length) > this.#settings.maxStreamBacklogBytes) {
+    if (res.writableLength > this.#settings.maxStreamBacklogBytes) {
       this.#settings.onError(backlogExceeded(this.#settings));
       return void res.destroy();
     }
-    if (held !== undefined) held.text += text;
-    else res.write(text);
+    res.write(text);
   }
 
   end(): void {
