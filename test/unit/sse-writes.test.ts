@@ -33,6 +33,19 @@ async function serveCounting(mcp: MiniMCP) {
   return { url, writes };
 }
 
+/** A server whose tool `slow` reports progress, then returns only once `release()` is called (the client has read the progress). */
+function slowServer() {
+  const mcp = new MiniMCP({ name: 's', version: '1' });
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  mcp.tool('slow', {}, async (_args, ctx) => {
+    ctx.progress(1);
+    await released;
+    return 'done';
+  });
+  return { mcp, release };
+}
+
 const call = (url: string, tool: string) =>
   fetch(url, {
     method: 'POST',
@@ -59,14 +72,7 @@ describe('SSE writes over node:http', () => {
   });
 
   it('a stream that stays open delivers its progress before the tool returns', async () => {
-    const mcp = new MiniMCP({ name: 's', version: '1' });
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    mcp.tool('slow', {}, async (_args, ctx) => {
-      ctx.progress(1);
-      await released; // returns only once the client has read the progress
-      return 'done';
-    });
+    const { mcp, release } = slowServer();
     const { url } = await serveCounting(mcp);
     const res = await call(url, 'slow');
     const reader = res.body!.getReader();
@@ -114,14 +120,7 @@ describe('SSE chunks over the fetch handler', () => {
   });
 
   it('a stream that stays open delivers its progress before the tool returns', async () => {
-    const mcp = new MiniMCP({ name: 's', version: '1' });
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    mcp.tool('slow', {}, async (_args, ctx) => {
-      ctx.progress(1);
-      await released;
-      return 'done';
-    });
+    const { mcp, release } = slowServer();
     const response = await createFetchHandler(mcp)(request('slow'));
     const reader = response.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);

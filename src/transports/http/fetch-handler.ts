@@ -84,8 +84,6 @@ class FetchExchange<Scope> implements Exchange<Scope>, BodySource {
   /** An SSE answer's head and events, held until the next macrotask (see `openStream`). */
   #held: { headers: HeaderMap; text: string; timer: ReturnType<typeof setTimeout> } | undefined;
   #ended = false;
-  /** A plain (non-stream) answer went out: the exchange is over. */
-  #answered = false;
   /** The body's stream while it is read (body-reader.ts keeps the rules). */
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 
@@ -154,7 +152,6 @@ class FetchExchange<Scope> implements Exchange<Scope>, BodySource {
   }
 
   respond(status: number, headers: HeaderMap | undefined, body: string | undefined): void {
-    this.#answered = true;
     this.#resolve(new Response(body ?? null, { status, headers }));
   }
 
@@ -214,7 +211,6 @@ class FetchExchange<Scope> implements Exchange<Scope>, BodySource {
     this.#held = undefined;
     if (held === undefined) return this.#stream?.close();
     clearTimeout(held.timer); // a pending timer would keep this exchange (its request, its body) alive until it fired
-    this.#answered = true;
     this.#resolve(new Response(held.text, { status: 200, headers: held.headers }));
   }
 }
