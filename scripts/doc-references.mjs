@@ -17,6 +17,7 @@ const PATH = /(?<![\w./-])((?:src|test|examples|scripts|bench|bin|runtimes|confo
 // Paths the docs name that are not in this repository: made by a run, or in a user's project.
 const NOT_OURS = new Set([
   'bench/results/tmp/build', // the benchmark's scratch build (docs/benchmarks.md)
+  'bench/results/tmp/profiles', // where bench/profile.mjs leaves its .cpuprofile files (docs/benchmarks.md)
   'test/server.test.ts', // the test `minimcp init` writes into a new project (docs/dev.md)
   'src/dev-scope.ts', // a user's scope module for `minimcp dev --scope` (docs/dev.md)
 ]);
