@@ -81,8 +81,6 @@ class FetchExchange<Scope> implements Exchange<Scope>, BodySource {
   readonly #settings: Settings;
   #resolve!: (response: Response) => void;
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
-  /** An SSE answer's head and events, held until the next macrotask (see `openStream`). */
-  #held: { headers: HeaderMap; text: string; timer: ReturnType<typeof setTimeout> } | undefined;
   #ended = false;
   /** The body's stream while it is read (body-reader.ts keeps the rules). */
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
@@ -155,20 +153,7 @@ class FetchExchange<Scope> implements Exchange<Scope>, BodySource {
     this.#resolve(new Response(body ?? null, { status, headers }));
   }
 
-  /**
-   * The answer and what is written until the next macrotask wait for it. One that is over by then (a
-   * tool that reports progress and returns without waiting for I/O) is one string body: no
-   * ReadableStream, no chunk per event. One still going then becomes a stream, what was held first.
-   */
   openStream(headers: HeaderMap): void {
-    if (this.#held !== undefined || this.#stream !== undefined) return;
-    this.#held = { headers, text: '', timer: setTimeout(() => this.#startStream(), 0) };
-  }
-
-  #startStream(): void {
-    const held = this.#held;
-    if (held === undefined) return;
-    this.#held = undefined;
     // Counted in bytes with no high-water mark, so -desiredSize is what the client has not taken yet.
     const stream = new ReadableStream<Uint8Array>({
       start: (controller) => {
@@ -176,19 +161,12 @@ class FetchExchange<Scope> implements Exchange<Scope>, BodySource {
       },
       cancel: (reason) => this.#cancel(reason),
     }, new ByteLengthQueuingStrategy({ highWaterMark: 0 }));
-    this.#resolve(new Response(stream, { status: 200, headers: held.headers }));
-    if (held.text !== '') this.#stream!.enqueue(encoder.encode(held.text));
+    this.#resolve(new Response(stream, { status: 200, headers }));
   }
 
   write(text: string): void {
-    if (this.#ended) return;
-    const held = this.#held;
-    if (held !== undefined) {
-      if (held.text.length + text.length <= this.#settings.maxStreamBacklogBytes) return void (held.text += text);
-      this.#startStream(); // past the backlog bound within one turn: the stream's own rules apply
-    }
     const stream = this.#stream;
-    if (stream === undefined) return;
+    if (this.#ended || stream === undefined) return;
     // A client that stopped reading: close the stream and cancel the handler rather than buffer without end.
     if (-(stream.desiredSize ?? 0) > this.#settings.maxStreamBacklogBytes) {
       const error = backlogExceeded(this.#settings);
@@ -207,11 +185,7 @@ class FetchExchange<Scope> implements Exchange<Scope>, BodySource {
   end(): void {
     if (this.#ended) return;
     this.#ended = true;
-    const held = this.#held;
-    this.#held = undefined;
-    if (held === undefined) return this.#stream?.close();
-    clearTimeout(held.timer); // a pending timer would keep this exchange (its request, its body) alive until it fired
-    this.#resolve(new Response(held.text, { status: 200, headers: held.headers }));
+    this.#stream?.close();
   }
 }
 

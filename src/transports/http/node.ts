@@ -43,10 +43,6 @@ function onEnd(this: IncomingMessage): void {
 function onRequestError(this: IncomingMessage): void {
   (this as Tagged)[EXCHANGE]?.body?.fail();
 }
-/** The turn that opened an SSE answer is over: if it is still going, it becomes a stream (see `openStream`). */
-function startHeldStream(ex: NodeExchange<unknown>): void {
-  ex.startStream();
-}
 
 /** HTTP/1 streams add `Connection: keep-alive`; the usual header set gets it once, not per stream. */
 const SSE_HEADERS_HTTP1: HeaderMap = { ...SSE_HEADERS, connection: 'keep-alive' };
@@ -61,8 +57,6 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
   readonly #factory: NodeHandlerOptions<Scope>['scope'];
   readonly #next: ((error?: unknown) => void) | undefined;
   readonly #settings: Settings;
-  /** An SSE answer's head and events, held until the turn that opened it is over (see `openStream`). */
-  #held: { headers: HeaderMap; text: string; start: ReturnType<typeof setImmediate> } | undefined;
   /** The body being read (body-reader.ts), until it is handed over. */
   body: BodyReader | undefined;
 
@@ -141,12 +135,7 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
 
   respond(status: number, headers: HeaderMap | undefined, body: string | undefined): void {
     const res = this.#res;
-    if (res.headersSent || res.destroyed || this.#held !== undefined) return;
-    this.#send(status, headers, body);
-  }
-
-  #send(status: number, headers: HeaderMap | undefined, body: string | undefined): void {
-    const res = this.#res;
+    if (res.headersSent || res.destroyed) return;
     // A known length avoids chunked encoding; a 204 must not carry one (RFC 9110 §8.6). All headers go
     // to writeHead in one object: an earlier setHeader() sends node down a slower merging path.
     const all: Record<string, string | number> = status === 204 ? {} : { 'content-length': body === undefined ? 0 : Buffer.byteLength(body) };
@@ -155,40 +144,16 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
     res.end(body);
   }
 
-  /**
-   * The head and what is written in this turn of the event loop wait for its end. An answer that is
-   * over by then (a tool that reports progress and returns without waiting for I/O) goes out as one
-   * body with a length, like JSON: one system call, no chunked framing. One still going then becomes
-   * a chunked stream, what was held first.
-   */
   openStream(headers: HeaderMap): void {
     const res = this.#res;
-    if (res.headersSent || res.destroyed || this.#held !== undefined) return;
+    if (res.headersSent || res.destroyed) return;
     // `Connection` is an HTTP/1 header; HTTP/2 forbids it.
-    const start = setImmediate(startHeldStream, this);
-    this.#held = { headers: this.#req.httpVersionMajor === 1 ? withKeepAlive(headers) : headers, text: '', start };
-  }
-
-  startStream(): void {
-    const held = this.#held;
-    if (held === undefined) return;
-    this.#held = undefined;
-    clearImmediate(held.start);
-    const res = this.#res;
-    if (res.destroyed) return;
-    res.writeHead(200, held.headers);
-    if (held.text === '') res.flushHeaders(); // the client sees the stream open
-    else res.write(held.text);
+    res.writeHead(200, this.#req.httpVersionMajor === 1 ? withKeepAlive(headers) : headers);
   }
 
   write(text: string): void {
     const res = this.#res;
     if (res.writableEnded || res.destroyed) return;
-    const held = this.#held;
-    if (held !== undefined) {
-      if (held.text.length + text.length <= this.#settings.maxStreamBacklogBytes) return void (held.text += text);
-      this.startStream(); // more than the backlog bound in one turn: a stream now, under the stream's rule
-    }
     // A client that stopped reading: close the stream (the 'close' event cancels the handler) rather than buffer without end.
     if (res.writableLength > this.#settings.maxStreamBacklogBytes) {
       this.#settings.onError(backlogExceeded(this.#settings));
@@ -198,12 +163,7 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
   }
 
   end(): void {
-    const held = this.#held;
-    this.#held = undefined;
-    if (held !== undefined) {
-      clearImmediate(held.start);
-      if (!this.#res.destroyed) this.#send(200, held.headers, held.text);
-    } else if (!this.#res.writableEnded) this.#res.end();
+    if (!this.#res.writableEnded) this.#res.end();
   }
 
   fail(error: unknown): boolean {

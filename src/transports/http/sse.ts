@@ -59,16 +59,18 @@ export class IdleKeepAlive {
 const keepAliveTick = (keepAlive: IdleKeepAlive): void => keepAlive.tick();
 
 /**
- * Streams opened in this turn of the event loop. Their keep-alive timers start when the turn is over,
- * for those still open: most answers (progress, then the result) are over by then and need none.
+ * Streams opened in this turn of the event loop. What they write is held until the turn is over:
+ * most answers (progress, then the result) are over by then, and go out as one body with a length
+ * (`respond`): one write, no chunked framing, no ReadableStream, no keep-alive timer. Those still
+ * going then start streaming, what was held first.
  */
 let opening: PostStream[] = [];
 // Workers and browsers-like hosts have no setImmediate (this module serves the fetch handler too).
 const afterThisTurn: (run: () => void) => void = typeof setImmediate === 'function' ? setImmediate : (run) => setTimeout(run, 0);
-function startKeepAlives(): void {
+function firstTurnsOver(): void {
   const streams = opening;
   opening = [];
-  for (const stream of streams) stream.startKeepAlive();
+  for (const stream of streams) stream.firstTurnOver();
 }
 
 type Listener = EventListenerOrEventListenerObject;
@@ -103,6 +105,8 @@ export class PostStream implements CancelSignal, EventListenerObject {
   #stored: ReplayWriter | undefined;
   /** Set when the stream is kept where the platform must be told to keep working (Workers' waitUntil). */
   #release: (() => void) | undefined;
+  /** What the stream wrote in the turn that opened it, not sent yet (see `opening`). */
+  #held: string | undefined;
 
   /** `resumableRevision`: the request's revision (decided once, at the HTTP gate) has resumable streams. */
   constructor(ex: Exchange<unknown>, settings: Settings, resumableRevision: boolean, session: string | undefined, owner: StreamOwner) {
@@ -168,9 +172,9 @@ export class PostStream implements CancelSignal, EventListenerObject {
   /** `ctx.closeStream()`: ends the response after what was sent (at least the priming event); the request goes on, its later events into the store. */
   close(): void {
     if (this.#finished || this.#stored !== undefined || this.#ex.signal.aborted || !this.#isResumable) return;
-    if (!this.opened) this.#ex.write(this.#open()); // so the client has an event id to resume from
+    if (!this.opened) this.#write(this.#open()); // so the client has an event id to resume from
     this.#keep();
-    this.#ex.end();
+    this.#endResponse();
   }
 
   /** From now on events go only into the replay store (which has them all), and the exchange's signal no longer cancels. */
@@ -197,8 +201,35 @@ export class PostStream implements CancelSignal, EventListenerObject {
     const stillOpen = this.#stored === undefined && !this.#ex.signal.aborted;
     this.#journal?.end(stillOpen ? FINISHED_STREAM_GRACE_MS : undefined);
     if (this.#stored !== undefined) this.#release?.();
-    else this.#ex.end();
+    else this.#endResponse();
     return true;
+  }
+
+  /** The response ends: one body with a length when it was all held (the handler did not wait), else the stream's end. */
+  #endResponse(): void {
+    const held = this.#held;
+    this.#held = undefined;
+    if (held === undefined) this.#ex.end();
+    else this.#ex.respond(200, SSE_HEADERS, held);
+  }
+
+  /** Sends (or, in the turn that opened the stream, holds) text; past the backlog bound a held stream starts at once. */
+  #write(text: string): void {
+    const held = this.#held;
+    if (held !== undefined) {
+      if (held.length + text.length <= this.#settings.maxStreamBacklogBytes) return void (this.#held = held + text);
+      this.#startStream();
+    }
+    this.#ex.write(text);
+    this.#idle?.sent();
+  }
+
+  /** The held stream starts: the status line, then what was held. */
+  #startStream(): void {
+    const held = this.#held;
+    this.#held = undefined;
+    this.#ex.openStream(SSE_HEADERS);
+    if (held !== '' && held !== undefined) this.#ex.write(held);
   }
 
   #event(text: string): void {
@@ -208,21 +239,20 @@ export class PostStream implements CancelSignal, EventListenerObject {
     const head = this.opened ? '' : this.#open();
     const frame = this.#frame(text);
     this.#journal?.push(frame); // in the store before the client can hold its id
-    this.#ex.write(head + frame);
-    this.#idle?.sent();
+    this.#write(head + frame);
   }
 
   #frame(text: string): string {
     return this.#isResumable ? `id: ${this.#id}-${++this.#seq}\nevent: message\ndata: ${text}\n\n` : `event: message\ndata: ${text}\n\n`;
   }
 
-  /** Starts the response; returns the priming event (2025), which the caller writes with what follows in one chunk. */
+  /** Starts the answer (held until this turn is over); returns the priming event (2025), which the caller writes with what follows in one chunk. */
   #open(): string {
     this.opened = true;
     const ex = this.#ex;
-    ex.openStream(SSE_HEADERS);
+    this.#held = '';
     this.#idle = new IdleKeepAlive(ex);
-    if (opening.push(this) === 1) afterThisTurn(startKeepAlives);
+    if (opening.push(this) === 1) afterThisTurn(firstTurnsOver);
     if (!this.#isResumable) return '';
     this.#id = newStreamId();
     // Resumable from its priming event on, on every instance sharing the store.
@@ -230,11 +260,12 @@ export class PostStream implements CancelSignal, EventListenerObject {
     return `id: ${this.#id}-0\nretry: ${this.#settings.sseRetryMs}\ndata:\n\n`; // an id, a retry, empty data
   }
 
-  /** The turn that opened the stream is over: one still open (and still answering here) gets its keep-alive comments. */
-  startKeepAlive(): void {
+  /** The turn that opened the stream is over: one still going (and still answering here) starts streaming, with keep-alive comments. */
+  firstTurnOver(): void {
     const idle = this.#idle;
-    if (idle === undefined || this.#finished || this.#stored !== undefined || this.#keepAlive !== undefined || this.#ex.signal.aborted) return;
-    this.#keepAlive = setInterval(keepAliveTick, this.#settings.keepAliveMs, idle);
+    if (idle === undefined || this.#finished || this.#stored !== undefined || this.#ex.signal.aborted) return;
+    if (this.#held !== undefined) this.#startStream();
+    this.#keepAlive ??= setInterval(keepAliveTick, this.#settings.keepAliveMs, idle);
   }
 
   #stopKeepAlive(): void {
