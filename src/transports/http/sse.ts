@@ -94,7 +94,7 @@ export class PostStream implements CancelSignal, EventListenerObject {
   #seq = 0;
   #finished = false;
   #keepAlive: ReturnType<typeof setInterval> | undefined;
-  /** Set when the stream opens: comments only while it is idle. */
+  /** Set when the stream starts streaming (an answer sent whole never needs it): comments only while it is idle. */
   #idle: IdleKeepAlive | undefined;
   /** Listeners dispatch put on this signal; they live on the exchange's signal until `close()` detaches them. */
   #listeners: Listener[] | undefined;
@@ -228,6 +228,7 @@ export class PostStream implements CancelSignal, EventListenerObject {
   #startStream(): void {
     const held = this.#held;
     this.#held = undefined;
+    this.#idle = new IdleKeepAlive(this.#ex);
     this.#ex.openStream(SSE_HEADERS);
     if (held !== '' && held !== undefined) this.#ex.write(held);
   }
@@ -249,9 +250,7 @@ export class PostStream implements CancelSignal, EventListenerObject {
   /** Starts the answer (held until this turn is over); returns the priming event (2025), which the caller writes with what follows in one chunk. */
   #open(): string {
     this.opened = true;
-    const ex = this.#ex;
     this.#held = '';
-    this.#idle = new IdleKeepAlive(ex);
     if (opening.push(this) === 1) afterThisTurn(firstTurnsOver);
     if (!this.#isResumable) return '';
     this.#id = newStreamId();
@@ -262,10 +261,10 @@ export class PostStream implements CancelSignal, EventListenerObject {
 
   /** The turn that opened the stream is over: one still going (and still answering here) starts streaming, with keep-alive comments. */
   firstTurnOver(): void {
-    const idle = this.#idle;
-    if (idle === undefined || this.#finished || this.#stored !== undefined || this.#ex.signal.aborted) return;
+    if (this.#finished || this.#stored !== undefined || this.#ex.signal.aborted) return;
     if (this.#held !== undefined) this.#startStream();
-    this.#keepAlive ??= setInterval(keepAliveTick, this.#settings.keepAliveMs, idle);
+    const idle = this.#idle; // set by #startStream, now or earlier in the turn (past the backlog bound)
+    if (idle !== undefined) this.#keepAlive ??= setInterval(keepAliveTick, this.#settings.keepAliveMs, idle);
   }
 
   #stopKeepAlive(): void {
