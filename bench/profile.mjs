@@ -9,10 +9,10 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from './lib/build.mjs';
 import { probe } from './lib/probe.mjs';
+import { freePort, pinning, runLoad } from './lib/processes.mjs';
 import { EXPECTED } from './servers/work.mjs';
 import { HEADERS, HTTP_TARGETS, STDIO_TARGETS } from './targets.mjs';
 
@@ -31,39 +31,24 @@ rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
 // SIGTERM would end the server without writing its profile: exit normally instead.
 const exitOnTerm = `data:text/javascript,process.once('SIGTERM',()=>process.exit(0))`;
-const pin = (cpu, cmd) => (existsSync('/usr/bin/taskset') ? ['taskset', '-c', String(cpu), ...cmd] : cmd);
+const pin = pinning(existsSync('/usr/bin/taskset'));
 const serverCmd = pin(1, [process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', exitOnTerm, `${here}${target.file}`]);
 const common = { tool: workload + (target.toolSuffix ?? ''), expected: EXPECTED[workload], concurrency, warmupMs: Number(args.warmup ?? 1000), durationMs: Number(args.duration ?? 5000) };
 
-const report = http ? await profileHttp() : await runLoad('stdio.mjs', { ...common, cmd: serverCmd, env: target.env, init: target.init ?? false });
+const report = http ? await profileHttp() : await runLoad(pin, 'stdio.mjs', { ...common, cmd: serverCmd, env: target.env, init: target.init ?? false });
 if (report.failed) throw new Error(report.failed);
 await waitForProfile();
 summarize(JSON.parse(readFileSync(dir + readdirSync(dir).find((f) => f.endsWith('.cpuprofile')), 'utf8')), report);
 
 async function profileHttp() {
-  const port = await new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = s.address().port;
-      s.close(() => resolve(p));
-    });
-  });
+  const port = await freePort();
   const headers = { ...HEADERS, ...target.headers };
   const server = spawn(serverCmd[0], serverCmd.slice(1), { stdio: 'inherit', env: { ...process.env, ...target.env, PORT: String(port) } });
   const up = await probe({ port, path: '/mcp', headers, retryMs: 20, timeoutMs: 20_000 });
   if (!up.ok) throw new Error(`${name} did not start: ${up.error}`);
-  const result = await runLoad('http.mjs', { ...common, port, path: '/mcp', headers, progress: target.progress ?? false, pid: server.pid });
+  const result = await runLoad(pin, 'http.mjs', { ...common, port, path: '/mcp', headers, progress: target.progress ?? false, pid: server.pid });
   await new Promise((resolve) => (server.once('exit', resolve), server.kill('SIGTERM')));
   return result;
-}
-
-function runLoad(script, config) {
-  return new Promise((resolve) => {
-    const cmd = pin(0, [process.execPath, `${here}load/${script}`, JSON.stringify(config)]);
-    const child = spawn(cmd[0], cmd.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('exit', () => resolve(JSON.parse(out.trim().split('\n').pop() || '{"failed":"no report"}')));
-  });
 }
 
 async function waitForProfile() {

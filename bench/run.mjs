@@ -15,11 +15,11 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from './lib/build.mjs';
 import { machine } from './lib/proc.mjs';
 import { probe } from './lib/probe.mjs';
+import { freePort, pinning, runLoad as runLoadOn } from './lib/processes.mjs';
 import { renderMarkdown, targetRatios } from './lib/report.mjs';
 import { median } from './lib/stats.mjs';
 import { installedSize, minimcpSize } from './lib/size.mjs';
@@ -58,39 +58,11 @@ const httpTargets = transports.includes('http') ? HTTP_TARGETS.filter(keep) : []
 const stdioTargets = transports.includes('stdio') ? STDIO_TARGETS.filter(keep) : [];
 
 // With 2 cores or more, the server gets CPU 1 and the load process CPU 0, so they don't trade places.
-const pinned = (cpu, cmd) => (opts.pin ? ['taskset', '-c', String(cpu), ...cmd] : cmd);
+const pinned = pinning(opts.pin);
 // `bin` and `args` run a target on another runtime than this Node (the per-runtime scenario).
 const serverCmd = (t) => pinned(1, [t.bin ?? process.execPath, ...(t.args ?? []), `${here}${t.file}`]);
 const headersOf = (t) => ({ ...HEADERS, ...t.headers });
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-/** Runs a bench/load/*.mjs process and parses the JSON line it prints. */
-function runLoad(script, config) {
-  return new Promise((resolve) => {
-    const cmd = pinned(0, [process.execPath, `${here}load/${script}`, JSON.stringify(config)]);
-    const child = spawn(cmd[0], cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err = (err + d).slice(-2000)));
-    child.on('exit', () => {
-      try {
-        resolve(JSON.parse(out.trim().split('\n').pop()));
-      } catch {
-        resolve({ failed: `load process failed: ${err.trim().slice(-500)}` });
-      }
-    });
-  });
-}
+const runLoad = (script, config) => runLoadOn(pinned, script, config);
 
 async function startHttpServer(t) {
   const port = await freePort();
