@@ -7,10 +7,7 @@
  * counted (`stats.lostFanOut`) and logged.
  */
 import { MemoryBus, type BusEvent, type NotificationBus } from '../state/bus.js';
-import type { Link } from './connection.js';
-
-/** How long an answer waits at most for its request's publishes to reach Redis. */
-const PUBLISH_WAIT_MS = 2_000;
+import { ACKNOWLEDGE_WAIT_MS, waitAtMost, type Link } from './connection.js';
 
 export class RedisBus implements NotificationBus {
   readonly #local = new MemoryBus();
@@ -41,10 +38,7 @@ export class RedisBus implements NotificationBus {
   /** The publishes on their way, bounded: a Redis that stops answering must not hold answers back for long. */
   pending(): Promise<void> | undefined {
     const last = this.#last;
-    if (last === undefined) return undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, PUBLISH_WAIT_MS)));
-    return Promise.race([last, bound]).then(() => clearTimeout(timer));
+    return last === undefined ? undefined : waitAtMost(last, ACKNOWLEDGE_WAIT_MS);
   }
 
   subscribe(listener: (event: BusEvent) => void): () => void {

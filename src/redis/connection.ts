@@ -141,6 +141,19 @@ function parseObject(text: string): object | undefined {
   }
 }
 
+/**
+ * How long work waits at most for Redis to acknowledge what it must have first (a request's
+ * publishes before its answer, a stream's owner before its first event id goes out).
+ */
+export const ACKNOWLEDGE_WAIT_MS = 2_000;
+
+/** Settles when `work` settles (either way) or after `ms`, whichever comes first: a Redis that stops answering holds nothing back for long. */
+export function waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([work.then(() => {}, () => {}), bound]).then(() => clearTimeout(timer));
+}
+
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), ms)));

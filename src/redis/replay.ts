@@ -5,7 +5,8 @@
  * a GET following the stream live on another instance. The follower subscribes first, then reads the
  * list, and drops what it already wrote (by sequence number): nothing is missed or written twice.
  * Commands go out in order on one connection, so the list keeps the stream's order. A stream is
- * opened when its response begins and each event is pushed before it is written to the client, so a
+ * opened when its response begins (which shows no event id before Redis acknowledged the owner:
+ * `opened`) and each event is pushed before it is written to the client, so a
  * resume on another instance, even one that overtakes the disconnect, finds the owner and the events.
  * Kept streams count against their principal (`<prefix>rpp:<principal>`, a sorted set): past the
  * bound its oldest is dropped. The characters a stream keeps are counted in `<prefix>rpz:<streamId>`:
@@ -16,7 +17,7 @@
  */
 import { shrinkFrame } from '../state/replay-frames.js';
 import { parseEventId, type ReplayCursor, type ReplayStore, type ReplayWriter, type StreamReader } from '../state/replay.js';
-import { HEARTBEAT_MS, type Link } from './connection.js';
+import { ACKNOWLEDGE_WAIT_MS, HEARTBEAT_MS, waitAtMost, type Link } from './connection.js';
 
 export interface ReplayLimits {
   ttlMs: number;
@@ -106,6 +107,8 @@ end
 return 1`;
 
 class RedisReplayWriter implements ReplayWriter {
+  /** The owner key is in Redis (the commands before it too: one connection, in order). */
+  readonly opened: Promise<void>;
   #seq: number;
   /** The principal's set of kept streams; undefined for anonymous ones (only their own bounds apply). */
   readonly #held: string | undefined;
@@ -113,7 +116,9 @@ class RedisReplayWriter implements ReplayWriter {
   constructor(private readonly store: RedisReplay, private readonly streamId: string, owner: string, nextSeq: number, principal: string) {
     this.#seq = nextSeq - 1;
     const { link, limits } = store;
-    link.commands.set(store.key('rpo', streamId), link.instanceId + owner, { PX: limits.maxIdleMs }).catch((error: unknown) => link.failed('replay', error));
+    const owned = link.commands.set(store.key('rpo', streamId), link.instanceId + owner, { PX: limits.maxIdleMs });
+    owned.catch((error: unknown) => link.failed('replay', error));
+    this.opened = waitAtMost(owned, ACKNOWLEDGE_WAIT_MS);
     if (principal === '') return;
     const held = (this.#held = `${link.prefix}rpp:${principal.length}:${principal}`);
     const args = [streamId, String(Date.now()), String(limits.maxIdleMs), String(limits.maxStreamsPerPrincipal), link.prefix, END];

@@ -20,6 +20,12 @@ const SWEEP_MS = 1_000;
 
 /** Where a stream whose response ended keeps its events: frames numbered consecutively. */
 export interface ReplayWriter {
+  /**
+   * A store shared over the network: settles once the stream is there for a resume on another
+   * instance (bounded: a store that stops answering holds it back briefly, not for ever). The
+   * response shows the client no event id before. Undefined for a store that has it at once.
+   */
+  readonly opened?: Promise<void>;
   push(frame: string): void;
   /** The request finished: no more events; the stream stays resumable for the TTL, or `keepMs` when shorter. */
   end(keepMs?: number): void;

@@ -8,6 +8,7 @@
  * stream is dropped and resumed on the other instance with no delay, 20 times in a row, with the
  * handler's pause between events varied so the drop lands before, during and after its last events.
  */
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisState, type RedisState } from '../../src/redis/index.js';
 import { EventStore, resolveState, type SharedState } from '../../src/state/index.js';
@@ -83,6 +84,39 @@ suite('Redis', async () => {
 }, !available, async () => {
   await Promise.all(states.map((s) => s.close()));
   await redis?.stop();
+});
+
+// Pauses every writer on its Redis (CLIENT PAUSE): only on a Redis of its own, not a shared REDIS_URL.
+describe.skipIf(!available || process.env.REDIS_URL !== undefined)('a Redis slow to store a new stream', () => {
+  it('the client sees no event id before Redis has the stream: a resume on the other instance at once finds it', async () => {
+    const own = await startRedis();
+    const raw = createClient({ url: own.url });
+    const pair: RedisState[] = [];
+    let servers: RunningServer[] = [];
+    try {
+      await raw.connect();
+      servers = await twoInstances(async () => (pair[pair.length] = await redisState({ url: own.url, prefix: `slow${process.pid}:`, onError: () => {} })));
+      const [a, b] = servers.map((s) => s.url) as [string, string];
+      const session = await initialize(a);
+      for (let round = 0; round < 3; round++) {
+        // Writes wait 300 ms, reads do not: the stream's owner reaches Redis late, the resume's lookup at once.
+        await raw.sendCommand(['CLIENT', 'PAUSE', '300', 'WRITE']);
+        const client = new AbortController();
+        const response = await post(a, request('tools/call', { name: 'steps', arguments: { pauseMs: 600 }, _meta: { progressToken: 's' } }, `p${round}`), session, client.signal);
+        const text = await sseReader(response).until((t) => t.includes('"progress":1'));
+        const lastId = events(text).find((e) => e.data.includes('"progress":1'))!.id!;
+        client.abort();
+        const resumed = await get(b, { ...session, 'last-event-id': lastId });
+        expect(resumed.status, `round ${round}`).toBe(200);
+        expect(messages(await resumed.text()).map((m: any) => m.method ?? m.result?.content[0].text)).toEqual(['notifications/progress', 'all steps done']);
+      }
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+      await Promise.all(pair.map((s) => s.close()));
+      await raw.close().catch(() => {});
+      await own.stop();
+    }
+  }, 30_000);
 });
 
 describe('the memory store keeps running streams over finished ones', () => {

@@ -3,7 +3,8 @@
  * reply. A 2025 stream is resumable (SEP-1699): its first event is a priming event with an id and a
  * `retry:`, every later event has an id `<streamId>-<n>`, and `ctx.closeStream()` ends the response
  * early while the request keeps running; what follows waits in the replay store for a resuming GET.
- * Every event goes into the replay store *before* it is written: a client that drops the response
+ * Every event goes into the replay store *before* it is written (with a store shared over the
+ * network, the first bytes wait until it acknowledged the stream): a client that drops the response
  * and resumes at once on another instance, before this one has seen it go (or after the handler
  * finished on a connection already gone), finds what it missed and follows the rest.
  * 2026 streams have none of this (that revision removed event ids and resumption).
@@ -105,8 +106,12 @@ export class PostStream implements CancelSignal, EventListenerObject {
   #stored: ReplayWriter | undefined;
   /** Set when the stream is kept where the platform must be told to keep working (Workers' waitUntil). */
   #release: (() => void) | undefined;
-  /** What the stream wrote in the turn that opened it, not sent yet (see `opening`). */
+  /** What the stream wrote in the turn that opened it (or before a shared store had it), not sent yet (see `opening`). */
   #held: string | undefined;
+  /** A shared replay store has not acknowledged the stream yet: no event id may reach the client. */
+  #awaitingStore = false;
+  /** The response ended while it waited for the store: it goes out whole once the store has the stream. */
+  #endWhenStored = false;
 
   /** `resumableRevision`: the request's revision (decided once, at the HTTP gate) has resumable streams. */
   constructor(ex: Exchange<unknown>, settings: Settings, resumableRevision: boolean, session: string | undefined, owner: StreamOwner) {
@@ -208,12 +213,17 @@ export class PostStream implements CancelSignal, EventListenerObject {
   /** The response ends: one body with a length when it was all held (the handler did not wait), else the stream's end. */
   #endResponse(): void {
     const held = this.#held;
+    if (held === undefined) return this.#ex.end();
+    if (this.#awaitingStore) return void (this.#endWhenStored = true);
     this.#held = undefined;
-    if (held === undefined) this.#ex.end();
-    else this.#ex.respond(200, SSE_HEADERS, held);
+    this.#ex.respond(200, SSE_HEADERS, held);
   }
 
-  /** Sends (or, in the turn that opened the stream, holds) text; past the backlog bound a held stream starts at once. */
+  /**
+   * Sends (or, in the turn that opened the stream, holds) text. Past the backlog bound a held stream
+   * starts at once, even before a shared store acknowledged it: memory first (a resume in that
+   * instant may get 404, and the client starts a new request).
+   */
   #write(text: string): void {
     const held = this.#held;
     if (held !== undefined) {
@@ -247,20 +257,41 @@ export class PostStream implements CancelSignal, EventListenerObject {
     return this.#isResumable ? `id: ${this.#id}-${++this.#seq}\nevent: message\ndata: ${text}\n\n` : `event: message\ndata: ${text}\n\n`;
   }
 
-  /** Starts the answer (held until this turn is over); returns the priming event (2025), which the caller writes with what follows in one chunk. */
+  /**
+   * Starts the answer, held until this turn is over (and, with a shared store, until the store has
+   * the stream); returns the priming event (2025), which the caller writes with what follows in one chunk.
+   */
   #open(): string {
     this.opened = true;
     this.#held = '';
+    if (this.#isResumable) {
+      this.#id = newStreamId();
+      // Resumable from its priming event on, on every instance sharing the store.
+      this.#journal = this.#settings.events.open(this.#id, this.#owner.streamOwner, 1, this.#owner.streamPrincipal);
+      const stored = this.#journal.opened;
+      if (stored !== undefined) {
+        // A client that drops the stream and resumes on another instance at once must find it there.
+        this.#awaitingStore = true;
+        void stored.then(() => this.firstTurnOver());
+        return this.#priming();
+      }
+    }
     if (opening.push(this) === 1) afterThisTurn(firstTurnsOver);
-    if (!this.#isResumable) return '';
-    this.#id = newStreamId();
-    // Resumable from its priming event on, on every instance sharing the store.
-    this.#journal = this.#settings.events.open(this.#id, this.#owner.streamOwner, 1, this.#owner.streamPrincipal);
+    return this.#isResumable ? this.#priming() : '';
+  }
+
+  #priming(): string {
     return `id: ${this.#id}-0\nretry: ${this.#settings.sseRetryMs}\ndata:\n\n`; // an id, a retry, empty data
   }
 
-  /** The turn that opened the stream is over: one still going (and still answering here) starts streaming, with keep-alive comments. */
+  /**
+   * The hold is over (the turn that opened the stream ended, or the shared store has it): an answer
+   * already over goes out whole; one still going (and still answering here) starts streaming, with
+   * keep-alive comments.
+   */
   firstTurnOver(): void {
+    this.#awaitingStore = false;
+    if (this.#endWhenStored) return this.#endResponse();
     if (this.#finished || this.#stored !== undefined || this.#ex.signal.aborted) return;
     if (this.#held !== undefined) this.#startStream();
     const idle = this.#idle; // set by #startStream, now or earlier in the turn (past the backlog bound)
