@@ -6,9 +6,9 @@
  * what the client could have seen.
  */
 import { describe, expect, it } from 'vitest';
-import { MiniMCP } from '../../src/index.js';
 import { createFetchHandler } from '../../src/transports/http/fetch-handler.js';
 import { EventStore, type ReplayStore, type ReplayWriter } from '../../src/state/index.js';
+import { progressCall, progressServer } from '../support/progress-server.js';
 
 /** The in-memory store, except that each stream is acknowledged only when the test says so. */
 function slowToAcknowledge() {
@@ -26,27 +26,9 @@ function slowToAcknowledge() {
 }
 
 function server(store: ReplayStore) {
-  const mcp = new MiniMCP({ name: 's', version: '1', state: { replay: store } });
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  mcp.tool('slow', {}, async (_args, ctx) => {
-    ctx.progress(1);
-    await released;
-    return 'done';
-  });
-  mcp.tool('quick', {}, (_args, ctx) => {
-    ctx.progress(1);
-    return 'ok';
-  });
+  const { mcp, release } = progressServer({ state: { replay: store } });
   return { handler: createFetchHandler(mcp), release };
 }
-
-const call = (tool: string) =>
-  new Request('http://127.0.0.1/mcp', {
-    method: 'POST',
-    headers: { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: {}, _meta: { progressToken: 7 } } }),
-  });
 
 /** Whether `promise` settled within a few turns of the event loop. */
 async function settledSoon(promise: Promise<unknown>): Promise<boolean> {
@@ -74,7 +56,7 @@ describe('a 2025 stream on a shared replay store', () => {
   it('a stream still going: its first bytes wait for the store, then stream (priming event, progress)', async () => {
     const { store, acknowledge } = slowToAcknowledge();
     const { handler, release } = server(store);
-    const pending = handler(call('slow'));
+    const pending = handler(progressCall('slow'));
     expect(await settledSoon(pending)).toBe(false); // no status line, no event id yet
     expect(acknowledge).toHaveLength(1);
     acknowledge[0]!();
@@ -90,7 +72,7 @@ describe('a 2025 stream on a shared replay store', () => {
   it('an answer over in its first turn: sent whole once the store has the stream', async () => {
     const { store, acknowledge } = slowToAcknowledge();
     const { handler } = server(store);
-    const pending = handler(call('quick'));
+    const pending = handler(progressCall('quick'));
     expect(await settledSoon(pending)).toBe(false);
     acknowledge[0]!();
     const body = await (await pending).text();
@@ -100,6 +82,6 @@ describe('a 2025 stream on a shared replay store', () => {
 
   it('the in-memory store has the stream at once: nothing waits', async () => {
     const { handler } = server(new EventStore());
-    expect(await settledSoon(handler(call('quick')))).toBe(true);
+    expect(await settledSoon(handler(progressCall('quick')))).toBe(true);
   });
 });

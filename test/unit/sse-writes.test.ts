@@ -10,6 +10,7 @@ import { MiniMCP } from '../../src/index.js';
 import { createNodeHandler } from '../../src/transports/http/node.js';
 import { createFetchHandler } from '../../src/transports/http/fetch-handler.js';
 import { newStreamId } from '../../src/state/replay.js';
+import { progressCall, progressServer } from '../support/progress-server.js';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -33,36 +34,12 @@ async function serveCounting(mcp: MiniMCP) {
   return { url, writes };
 }
 
-/** A server whose tool `slow` reports progress, then returns only once `release()` is called (the client has read the progress). */
-function slowServer() {
-  const mcp = new MiniMCP({ name: 's', version: '1' });
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  mcp.tool('slow', {}, async (_args, ctx) => {
-    ctx.progress(1);
-    await released;
-    return 'done';
-  });
-  return { mcp, release };
-}
-
-const call = (url: string, tool: string) =>
-  fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: {}, _meta: { progressToken: 7 } } }),
-  });
-
 describe('SSE writes over node:http', () => {
   it('a tool that reports progress and returns without waiting for I/O is answered in one write (status line, priming event, progress, reply, last chunk)', async () => {
-    const mcp = new MiniMCP({ name: 's', version: '1' });
-    // An async handler finishes a few microtasks later: after node's own cork (one tick) has let go.
-    mcp.tool('quick', {}, async (_args, ctx) => {
-      ctx.progress(1);
-      return await Promise.resolve('ok');
-    });
+    // `quick` is async: it finishes a few microtasks later, after node's own cork (one tick) has let go.
+    const { mcp } = progressServer();
     const { url, writes } = await serveCounting(mcp);
-    const res = await call(url, 'quick');
+    const res = await fetch(progressCall('quick', url));
     const body = await res.text();
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     expect(body.match(/^id: [0-9a-f]{32}-\d+$/gm)).toHaveLength(3); // priming, progress, reply
@@ -72,9 +49,9 @@ describe('SSE writes over node:http', () => {
   });
 
   it('a stream that stays open delivers its progress before the tool returns', async () => {
-    const { mcp, release } = slowServer();
+    const { mcp, release } = progressServer();
     const { url } = await serveCounting(mcp);
-    const res = await call(url, 'slow');
+    const res = await fetch(progressCall('slow', url));
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
     let seen = '';
@@ -90,13 +67,6 @@ describe('SSE writes over node:http', () => {
 });
 
 describe('SSE chunks over the fetch handler', () => {
-  const request = (tool: string) =>
-    new Request('http://127.0.0.1/mcp', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: {}, _meta: { progressToken: 7 } } }),
-    });
-
   async function chunksOf(response: Response): Promise<string[]> {
     const chunks: string[] = [];
     const decoder = new TextDecoder();
@@ -106,12 +76,8 @@ describe('SSE chunks over the fetch handler', () => {
   }
 
   it('a tool that reports progress and returns without waiting for I/O is one chunk', async () => {
-    const mcp = new MiniMCP({ name: 's', version: '1' });
-    mcp.tool('quick', {}, async (_args, ctx) => {
-      ctx.progress(1);
-      return await Promise.resolve('ok');
-    });
-    const response = await createFetchHandler(mcp)(request('quick'));
+    const { mcp } = progressServer();
+    const response = await createFetchHandler(mcp)(progressCall('quick'));
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const chunks = await chunksOf(response);
     expect(chunks).toHaveLength(1);
@@ -120,8 +86,8 @@ describe('SSE chunks over the fetch handler', () => {
   });
 
   it('a stream that stays open delivers its progress before the tool returns', async () => {
-    const { mcp, release } = slowServer();
-    const response = await createFetchHandler(mcp)(request('slow'));
+    const { mcp, release } = progressServer();
+    const response = await createFetchHandler(mcp)(progressCall('slow'));
     const reader = response.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toContain('notifications/progress');
