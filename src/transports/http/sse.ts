@@ -264,24 +264,21 @@ export class PostStream implements CancelSignal, EventListenerObject {
   #open(): string {
     this.opened = true;
     this.#held = '';
+    let stored: Promise<void> | undefined;
     if (this.#isResumable) {
       this.#id = newStreamId();
       // Resumable from its priming event on, on every instance sharing the store.
       this.#journal = this.#settings.events.open(this.#id, this.#owner.streamOwner, 1, this.#owner.streamPrincipal);
-      const stored = this.#journal.opened;
-      if (stored !== undefined) {
-        // A client that drops the stream and resumes on another instance at once must find it there.
-        this.#awaitingStore = true;
-        void stored.then(() => this.firstTurnOver());
-        return this.#priming();
-      }
+      stored = this.#journal.opened;
     }
-    if (opening.push(this) === 1) afterThisTurn(firstTurnsOver);
-    return this.#isResumable ? this.#priming() : '';
-  }
-
-  #priming(): string {
-    return `id: ${this.#id}-0\nretry: ${this.#settings.sseRetryMs}\ndata:\n\n`; // an id, a retry, empty data
+    if (stored === undefined) {
+      if (opening.push(this) === 1) afterThisTurn(firstTurnsOver);
+    } else {
+      // A client that drops the stream and resumes on another instance at once must find it there.
+      this.#awaitingStore = true;
+      void stored.then(() => this.firstTurnOver());
+    }
+    return this.#isResumable ? `id: ${this.#id}-0\nretry: ${this.#settings.sseRetryMs}\ndata:\n\n` : ''; // an id, a retry, empty data
   }
 
   /**
