@@ -120,6 +120,32 @@ describe.skipIf(!available || process.env.REDIS_URL !== undefined)('a Redis slow
 });
 
 describe('the memory store keeps running streams over finished ones', () => {
+  it('churned far past its bound with a running stream first, it keeps that one and the newest finished ones, oldest dropped first', () => {
+    const store = new EventStore({ maxStreams: 10, maxStreamsPerPrincipal: 10 });
+    store.open('running', 'o', 1, 'p').push('r1');
+    for (let i = 0; i < 5_000; i++) {
+      const stream = store.open(`s${i}`, 'o', 1, i % 2 === 0 ? 'p' : '');
+      stream.push(`e${i}`);
+      stream.end();
+    }
+    expect(store.size).toBe(10);
+    expect(store.find('running-0', 'o')?.stream.after(0)).toEqual(['r1']);
+    // p's newest finished streams stay: each open past the bound dropped the opener's own oldest finished one.
+    const kept = Array.from({ length: 5_000 }, (_, i) => `s${i}`).filter((id) => store.find(`${id}-0`, 'o') !== undefined);
+    expect(kept).toHaveLength(9);
+    expect(kept.every((id) => Number(id.slice(1)) >= 4_980)).toBe(true);
+  });
+
+  it('an id opened twice: the newer stream replaces the older, which no longer counts against its principal', () => {
+    const store = new EventStore({ maxStreams: 10, maxStreamsPerPrincipal: 2 });
+    store.open('same', 'o', 1, 'p').push('old');
+    store.open('same', 'o', 1, 'p').push('new');
+    expect(store.size).toBe(1);
+    expect(store.find('same-0', 'o')?.stream.after(0)).toEqual(['new']);
+    store.open('other', 'o', 1, 'p'); // p holds 2: 'same' once, and this one
+    expect(store.find('same-0', 'o')).toBeDefined();
+  });
+
   it('a finished stream stays for the TTL, or for a shorter keepMs (one that finished on a response still open)', async () => {
     const store = new EventStore({ ttlMs: 30_000 });
     store.open('kept', 'o', 1).end();
