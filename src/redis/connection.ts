@@ -149,9 +149,7 @@ export const ACKNOWLEDGE_WAIT_MS = 2_000;
 
 /** Settles when `work` settles (either way) or after `ms`, whichever comes first: a Redis that stops answering holds nothing back for long. */
 export function waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  return Promise.race([work.then(() => {}, () => {}), bound]).then(() => clearTimeout(timer));
+  return withTimeout(work, ms).then(() => {}, () => {});
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
