@@ -10,6 +10,7 @@ const origin = new URL(example.url).origin;
 console.log(`MiniMCP auth example listening on ${example.url}`);
 console.log(`Authorization server${example.localIssuer ? ' (local demo, any login works)' : ''}: ${example.issuer}`);
 console.log(`Protected Resource Metadata: ${origin}/.well-known/oauth-protected-resource/mcp`);
+console.log(`Server card (public): ${example.url}/server-card`);
 console.log(`Try it: npx @modelcontextprotocol/inspector, then connect to ${example.url} (Streamable HTTP) and follow its OAuth flow.`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -24,6 +24,16 @@ export interface AuthExample extends RunningServer {
   readonly localIssuer: boolean;
 }
 
+/** The card tells clients a bearer token is needed (how to get one is in the Protected Resource Metadata). */
+const BEARER = {
+  name: 'Authorization',
+  description: 'An OAuth access token from the authorization server the Protected Resource Metadata names.',
+  isRequired: true,
+  isSecret: true,
+  value: 'Bearer {token}',
+  variables: { token: { isRequired: true, isSecret: true } },
+};
+
 /** The canonical URI must name the real port, so port 0 is resolved before serving. */
 const freePort = () => new Promise<number>((resolve, reject) => {
   const probe = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
@@ -44,6 +54,9 @@ export async function startAuthExample(options: AuthExampleOptions = {}): Promis
     port,
     host: '127.0.0.1',
     auth,
+    // The Server Card is public: no token needed to read it, and none is ever in it. Its URL is the
+    // canonical one the tokens name, never one taken from a request's Host.
+    card: { name: 'com.example/minimcp-math-auth', url: resource, headers: [BEARER] },
     // The MCP Inspector's page calls from its own origin.
     cors: { origins: ['http://localhost:6274', 'http://127.0.0.1:6274'] },
   });

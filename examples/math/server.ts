@@ -15,6 +15,7 @@ export function createMathServer(options: Partial<MiniMCPOptions> = {}): MiniMCP
     name: 'minimcp-math',
     version: '1.0.0',
     title: 'MiniMCP math',
+    description: 'Arithmetic: add, subtract, multiply and divide, a prompt and two resources.',
     instructions: 'Arithmetic tools. Use divide for quotients; dividing by zero is reported as a tool error.',
   });
 

@@ -3,11 +3,12 @@
  * raw node:http request and response to the node handler.
  */
 import type { IncomingMessage } from 'node:http';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { MiniMCP } from '../server.js';
 import { createNodeHandler } from '../transports/http/node.js';
 import type { HttpOptions } from '../transports/http/options.js';
 import type { ScopedOptions } from '../transports/scoped-options.js';
+import { discoveryPaths } from '../transports/http/card/paths.js';
 
 export interface FastifyOptions<Scope> extends HttpOptions {
   /** The endpoint, under the prefix the plugin is registered with. Default /mcp. */
@@ -39,9 +40,10 @@ export function mcpFastify<Scope>(mcp: MiniMCP<Scope>, options: FastifyOptions<S
     fastify.removeAllContentTypeParsers();
     fastify.addContentTypeParser('*', (_request, _payload, done) => done(null));
     // The Protected Resource Metadata (with the `auth` option); the node handler answers it.
-    for (const url of http.auth?.metadataPaths ?? []) {
-      fastify.route({ method: ['GET', 'OPTIONS'], url, handler: (request, reply) => (reply.hijack(), handle(request.raw, reply.raw)) });
-    }
+    const answer = (request: FastifyRequest, reply: FastifyReply) => (reply.hijack(), handle(request.raw, reply.raw));
+    for (const url of http.auth?.metadataPaths ?? []) fastify.route({ method: ['GET', 'OPTIONS'], url, handler: answer });
+    // The server card and the catalogs (the `card` option): every method, so a POST gets the handler's 405.
+    for (const url of discoveryPaths(path, http.card)) fastify.route({ method: ['GET', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'], url, handler: answer });
     fastify.route({
       method: ['POST', 'GET', 'DELETE'],
       url: path,

@@ -191,7 +191,7 @@ class FetchExchange<Scope> implements Exchange<Scope>, BodySource {
 
 /** A fetch-style handler for one MiniMCP instance; mount it on your MCP path (POST). */
 export function createFetchHandler<Scope>(mcp: MiniMCP<Scope>, options: FetchHandlerOptions<Scope> = {}): FetchHandler<Scope> {
-  const settings: Settings = resolveSettings(options, mcp.state.replay);
+  const settings: Settings = resolveSettings(options, mcp.state.replay, { info: mcp.info });
   const factory = options.scope;
   if (factory !== undefined && typeof factory !== 'function') throw new TypeError('HTTP option scope must be a function');
   return (request, init) => {

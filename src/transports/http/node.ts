@@ -17,6 +17,7 @@ import { serveExchange } from './serve-exchange.js';
 import { listenOn } from './listen.js';
 import { SSE_HEADERS } from './sse.js';
 import type { ScopedOptions } from '../scoped-options.js';
+import { CARD_SUFFIX, WELL_KNOWN, type ServerCard } from './card/server-card.js';
 
 export interface NodeHandlerOptions<Scope> extends HttpOptions {
   /** Who is calling, from the request (e.g. a verified token). Throw an McpError with httpStatus 401 to refuse. */
@@ -138,7 +139,7 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
     if (res.headersSent || res.destroyed) return;
     // A known length avoids chunked encoding; a 204 must not carry one (RFC 9110 §8.6). All headers go
     // to writeHead in one object: an earlier setHeader() sends node down a slower merging path.
-    const all: Record<string, string | number> = status === 204 ? {} : { 'content-length': body === undefined ? 0 : Buffer.byteLength(body) };
+    const all: Record<string, string | number> = status === 204 || status === 304 ? {} : { 'content-length': body === undefined ? 0 : Buffer.byteLength(body) };
     if (headers !== undefined) for (const name in headers) all[name] = headers[name]!;
     res.writeHead(status, all);
     res.end(body);
@@ -176,12 +177,18 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
 /** A node:http request listener for one MiniMCP instance; mount it on your MCP path. */
 export function createNodeHandler<Scope>(mcp: MiniMCP<Scope>, ...options: ScopedOptions<Scope, NodeHandlerOptions<NoInfer<Scope>>>): NodeHandler;
 export function createNodeHandler<Scope>(mcp: MiniMCP<Scope>, options: NodeHandlerOptions<Scope> = {}): NodeHandler {
-  const settings: Settings = resolveSettings(options, mcp.state.replay);
+  return nodeHandler(mcp, options, undefined).handler;
+}
+
+/** The handler and its settings; `path`, when the caller owns the routing (serve()), is the MCP endpoint's. */
+function nodeHandler<Scope>(mcp: MiniMCP<Scope>, options: NodeHandlerOptions<Scope>, path: string | undefined): { handler: NodeHandler; settings: Settings } {
+  const settings: Settings = resolveSettings(options, mcp.state.replay, { info: mcp.info, path });
   const factory = options.scope;
   if (factory !== undefined && typeof factory !== 'function') throw new TypeError('HTTP option scope must be a function');
-  return (req, res, next) => {
+  const handler: NodeHandler = (req, res, next) => {
     serveExchange(mcp, settings, new NodeExchange<Scope>(req, res, factory, next, settings));
   };
+  return { handler, settings };
 }
 
 export interface ServeOptions<Scope> extends NodeHandlerOptions<Scope> {
@@ -212,6 +219,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The card beside this endpoint (not one beside another path) and the enabled well-known files. */
+const isDiscovery = (card: ServerCard | undefined, target: string, cardPath: string): boolean =>
+  card !== undefined && (target === cardPath || (WELL_KNOWN.has(target) && card.kindOf(target) !== undefined));
+
 const NOT_FOUND = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Not Found' } });
 const SERVE: IntLimits = { owner: 'serve() option' };
 
@@ -225,14 +236,16 @@ export async function serve<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Sc
   if (!path.startsWith('/')) throw new TypeError(`serve() option path must start with "/", got ${path}`);
   const requestTimeout = intOption(options, 'requestTimeoutMs', 60_000, SERVE);
   const headersTimeout = Math.min(intOption(options, 'headersTimeoutMs', 15_000, SERVE), requestTimeout); // node requires <=
-  const handler = createNodeHandler(mcp as MiniMCP<unknown>, handlerOptions); // the public signature checked the scope already
+  const { handler, settings } = nodeHandler(mcp as MiniMCP<unknown>, handlerOptions, path); // the public signature checked the scope already
   const metadataPaths = options.auth?.metadataPaths;
+  const cardPath = path.replace(/\/+$/, '') + CARD_SUFFIX;
   // Node checks the two timeouts above on this interval (its default, 30 s, would let a trickle live 50% longer).
   const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: 5_000 }, (req, res) => {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const target = query < 0 ? url : url.slice(0, query);
-    if (target === path || metadataPaths?.includes(target)) return handler(req, res); // the handler answers the metadata
+    // The handler answers the metadata, the card and the catalogs too; here it owns the origin.
+    if (target === path || metadataPaths?.includes(target) || isDiscovery(settings.card, target, cardPath)) return handler(req, res);
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(NOT_FOUND);
   });

@@ -5,6 +5,9 @@ import { IdleSweeper } from '../../request/limits.js';
 import { DEFAULT_HOSTS, hostRule, type HostRule } from './origin.js';
 import { intOption, type IntLimits } from '../../option-checks.js';
 import type { HttpAuth } from './auth-gate.js';
+import type { Implementation } from '../../types.js';
+import type { ServerCardOptions } from './card/options.js';
+import { ServerCard } from './card/server-card.js';
 
 export interface DnsRebindingOptions {
   /**
@@ -61,6 +64,12 @@ export interface HttpOptions {
    * `auth.metadataPaths`. See docs/authorization.md.
    */
   auth?: HttpAuth;
+  /**
+   * A Server Card (SEP-2127): `GET <mcp-url>/server-card` answers it, public even under `auth`, and
+   * `/.well-known/mcp/catalog.json` and `/.well-known/ai-catalog.json` point at it. Off without this
+   * option. Checked at start-up: a card its schema refuses throws, naming the field. See docs/http.md.
+   */
+  card?: ServerCardOptions;
   /** Log of unexpected transport failures (answered 500 without details). Default: stderr. */
   onError?: (error: unknown) => void;
 }
@@ -81,13 +90,17 @@ export interface Settings {
   readonly cors: CorsRule | undefined;
   readonly retryAfter: string;
   readonly auth: HttpAuth | undefined;
+  readonly card: ServerCard | undefined;
   readonly onError: (error: unknown) => void;
 }
 
 const HTTP: IntLimits = { owner: 'HTTP option' };
 
-/** `events`: the server's replay store (`mcp.state.replay`), shared by every handler of that server. */
-export function resolveSettings(options: HttpOptions = {}, events: ReplayStore): Settings {
+/**
+ * `events`: the server's replay store (`mcp.state.replay`), shared by every handler of that server.
+ * `server`: its facts (the card is built from them) and, when the handler knows it, the MCP path.
+ */
+export function resolveSettings(options: HttpOptions = {}, events: ReplayStore, server?: { info: Implementation; path?: string }): Settings {
   const mode = options.mode ?? 'streamable';
   if (mode !== 'streamable' && mode !== 'json') throw new TypeError(`HTTP option mode must be 'streamable' or 'json', got ${String(mode)}`);
   const dns = options.dnsRebinding;
@@ -104,6 +117,7 @@ export function resolveSettings(options: HttpOptions = {}, events: ReplayStore):
     cors: corsRule(options.cors),
     retryAfter: String(intOption(options, 'retryAfterSeconds', 1, HTTP)),
     auth: checkAuth(options.auth),
+    card: options.card === undefined || server === undefined ? undefined : new ServerCard(server.info, options.card, server.path),
     onError: options.onError ?? ((error) => console.error('[minimcp] http transport failed:', error)),
   };
 }

@@ -20,6 +20,7 @@ import { serveGet } from './get-stream.js';
 import { JSON_HEADERS, errorBody, isHttpError, refuse, refuseScope } from './refusals.js';
 import { isMetadataRequest, principalFor, serveMetadata } from './auth-gate.js';
 import type { AuthInfo } from '../../context/auth-info.js';
+import { pathOf, serveDiscovery } from './card/answer.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -55,6 +56,9 @@ export function serveExchange<Scope>(mcp: MiniMCP<Scope>, settings: Settings, ex
     // The metadata is public and read from any origin (its own CORS answer), so it comes before the Origin check.
     const auth = settings.auth;
     if (auth !== undefined && isMetadataRequest(auth, exchange)) return serveMetadata(auth, exchange);
+    // So is the server card (SEP-2127): for anyone, token or not, with its own CORS answer.
+    const discovery = settings.card?.kindOf(pathOf(exchange.target()));
+    if (discovery !== undefined) return serveDiscovery(settings.card!, discovery, exchange);
     if (hosts && !(originAllowed(hosts, ex.get('origin')) || corsAllows(cors, ex.get('origin')))) {
       return refuse(ex, 403, -32600, 'Forbidden: Host or Origin not allowed');
     }
