@@ -12,6 +12,7 @@ import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/a
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIssuer, type TestIssuer } from '../support/oidc-issuer.js';
+import { schemaErrors } from '../support/server-card-schema.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -97,6 +98,19 @@ describe('npm run start:auth without AUTH_ISSUER: its own local authorization se
     const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(refused);
     expect(scope).toBe('mcp:tools');
     expect(await (await fetch(resourceMetadataUrl!)).json()).toMatchObject({ resource: started.url, authorization_servers: [started.issuer], scopes_supported: ['mcp:tools'] });
+  });
+
+  it('serves a Server Card without a token, valid against the published schema, naming the canonical URL and the bearer header', async () => {
+    const answer = await fetch(`${started.url}/server-card`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/mcp-server-card+json');
+    const card = await answer.json();
+    expect(schemaErrors(card)).toEqual([]);
+    expect(card).toMatchObject({ name: 'com.example/minimcp-math-auth', version: '1.0.0', remotes: [{ type: 'streamable-http', url: started.url }] });
+    expect(card.remotes[0].headers).toEqual([expect.objectContaining({ name: 'Authorization', isRequired: true, isSecret: true, value: 'Bearer {token}' })]);
+    expect(JSON.stringify(card)).not.toContain(started.issuer); // no topology beyond the endpoint itself
+    const catalog = await (await fetch(new URL('/.well-known/ai-catalog.json', started.url))).json();
+    expect(catalog.entries[0].url).toBe(`${started.url}/server-card`);
   });
 
   it('a token from it with mcp:tools calls the math tools; one without sees none and gets 403 on a call', async () => {
