@@ -210,7 +210,9 @@ class DevSupervisor implements DevServer {
   #route(req: IncomingMessage, res: ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0];
     // A running server's /mcp applies its own rule (its dnsRebinding and cors options); the rest is ours.
-    if (path === '/mcp') return void this.#proxy(req, res);
+    if (path === '/mcp') return void this.#proxy(req, res, '');
+    // The server card (the `card` option of serve()), beside the endpoint: the playground shows it.
+    if (path === '/mcp/server-card') return void this.#proxy(req, res, '/server-card');
     if (!admitted(this.#hosts, req, res)) return;
     if (req.method === 'GET' && path === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-length': this.#page.byteLength });
@@ -228,7 +230,7 @@ class DevSupervisor implements DevServer {
   }
 
   /** Forwards one request to the current child, waiting through a restart. */
-  async #proxy(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async #proxy(req: IncomingMessage, res: ServerResponse, suffix: string): Promise<void> {
     const deadline = Date.now() + 15_000;
     while (this.#status.state === 'loading' && Date.now() < deadline) await new Promise<void>((wake) => this.#waiting.push(wake));
     const target = this.#target;
@@ -239,7 +241,7 @@ class DevSupervisor implements DevServer {
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
       return void res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message } }));
     }
-    forward(req, res, target.port, target.path);
+    forward(req, res, target.port, target.path + suffix);
   }
 }
 

@@ -2,3 +2,4 @@
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions, type FetchInit } from './fetch-handler.js';
 export type { DnsRebindingOptions, HttpOptions } from './options.js';
 export type { CorsOptions } from './cors.js';
+export type { ServerCardHeader, ServerCardInput, ServerCardOptions } from './card/options.js';
