@@ -147,6 +147,9 @@ describe.each(Object.keys(entries))('the server card on %s', (entry) => {
       expect(again.headers.etag).toBe(etag);
     }
     expect((await send(base, '/mcp/server-card', 'GET', { 'if-none-match': '"other"' })).status).toBe(200);
+    // HEAD: the GET's headers and length, no body.
+    const head = await send(base, '/mcp/server-card', 'HEAD');
+    expect([head.status, head.headers.etag, head.headers['content-length'], head.body]).toEqual([200, etag, String(Buffer.byteLength(first.body)), '']);
   });
 
   it('is open to any origin for GET: CORS headers, a preflight, and no DNS-rebinding Origin refusal', async () => {

@@ -107,6 +107,20 @@ describe('the card a server builds', () => {
     expect(() => new ServerCard(info, { name: 'io.github.acme/math', url: 'https://{tenant}.example.com/mcp', mcpCatalog: false, aiCatalog: false })).not.toThrow();
   });
 
+  it('refuses a secret the card would publish: a literal credential header, a secret with a value or a default', () => {
+    const name = 'io.github.acme/math';
+    const refused: [object, string][] = [
+      [{ headers: [{ name: 'Authorization', value: 'Bearer eyJhbGciOi' }] }, 'card.headers[0] (Authorization) has a literal value'],
+      [{ headers: [{ name: 'X-Api-Key', value: 'k-123' }] }, 'card.headers[0] (X-Api-Key) has a literal value'],
+      [{ headers: [{ name: 'X-Tenant-Key', isSecret: true, value: 'abc' }] }, 'card.headers[0] is secret but has a literal value'],
+      [{ headers: [{ name: 'Authorization', value: 'Bearer {token}', variables: { token: { isSecret: true, default: 'abc' } } }] }, 'card.headers[0].variables.token is secret but has a default'],
+      [{ variables: { key: { isSecret: true, default: 'abc' } } }, 'card.variables.key is secret but has a default'],
+    ];
+    for (const [change, message] of refused) expect(() => new ServerCard(info, { name, ...change }), message).toThrow(message);
+    const described = { name: 'Authorization', isRequired: true, isSecret: true, value: 'Bearer {token}', variables: { token: { isSecret: true, isRequired: true } } };
+    expect(() => new ServerCard(info, { name, headers: [described, { name: 'X-Region', value: 'eu' }] })).not.toThrow();
+  });
+
   it('builds the catalogs on the card URL, with urn:air identifiers from the reversed namespace', () => {
     const card = new ServerCard(info, { name: 'io.github.acme/math', url: 'https://mcp.example.com/mcp/?x=1' });
     const body = (kind: 'mcp-catalog' | 'ai-catalog') => JSON.parse(card.answer(kind, '/.well-known/x', undefined)!.document.body);

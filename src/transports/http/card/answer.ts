@@ -53,5 +53,6 @@ export function serveDiscovery(card: ServerCard, kind: DiscoveryKind, ex: Exchan
     delete headers['content-type'];
     return ex.respond(304, headers, undefined);
   }
+  if (method === 'HEAD') headers['content-length'] = document.bytes; // what the GET would send
   ex.respond(200, headers, method === 'HEAD' ? undefined : document.body);
 }

@@ -16,6 +16,8 @@ export const SERVED_VERSIONS: readonly string[] = [...STATELESS_VERSIONS, ...HAN
 
 export interface CardDocument {
   readonly body: string;
+  /** The body's length in bytes, for `Content-Length` on HEAD. */
+  readonly bytes: string;
   readonly etag: string;
   readonly type: string;
 }
@@ -24,7 +26,8 @@ const encoder = new TextEncoder();
 
 export function documentOf(value: unknown, type: string): CardDocument {
   const body = JSON.stringify(value);
-  return { body, type, etag: `"${toBase64url(sha256Bytes(encoder.encode(body))).slice(0, 27)}"` };
+  const bytes = encoder.encode(body);
+  return { body, type, bytes: String(bytes.length), etag: `"${toBase64url(sha256Bytes(bytes)).slice(0, 27)}"` };
 }
 
 /** The card as an object; `remote` is the MCP endpoint's public URL (none: a card without `remotes`). */

@@ -8,6 +8,7 @@ import type { Implementation } from '../../../types.js';
 import { cardProblem } from './check.js';
 import { aiCatalog, buildCard, CARD_TYPE, cardUrlOf, documentOf, mcpCatalog, type CardDocument } from './document.js';
 import type { ServerCardOptions } from './options.js';
+import { secretProblem } from './secrets.js';
 
 export type DiscoveryKind = 'card' | 'alias' | 'mcp-catalog' | 'ai-catalog';
 
@@ -61,6 +62,8 @@ export class ServerCard {
     if (url !== undefined && typeof url !== 'string') throw new TypeError('HTTP option card.url must be a string (the public URL of the MCP endpoint)');
     // Checked with a stand-in remote when none is configured, so headers and variables are checked too.
     this.#check(buildCard(info, options, url ?? 'http://localhost/mcp'));
+    const secret = secretProblem(options.headers, options.variables);
+    if (secret !== undefined) throw new TypeError(`HTTP option card: ${secret}`);
     this.#bare = documentOf(buildCard(info, options, undefined), CARD_TYPE);
     this.#fixed = url === undefined ? undefined : this.#documents(url);
   }
