@@ -6,3 +6,4 @@ import './playground.suite.js';
 import './cors.suite.js';
 import './skills.suite.js';
 import './card.suite.js';
+import './stop.suite.js';
