@@ -15,6 +15,6 @@ it('loads nothing from elsewhere (works offline)', () => {
   expect(page).not.toMatch(/@import|url\(/i);
   expect(page).not.toMatch(/(src|href)="(https?:)?\/\//i);
   // The only URLs it fetches are its own server's.
-  expect([...page.matchAll(/fetch\('([^']+)'/g)].map((m) => m[1])).toEqual(['/mcp']);
+  expect([...page.matchAll(/fetch\('([^']+)'/g)].map((m) => m[1])).toEqual(['/mcp', '/mcp/server-card']);
   expect([...page.matchAll(/EventSource\('([^']+)'/g)].map((m) => m[1])).toEqual(['/__minimcp/events']);
 });
