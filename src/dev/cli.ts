@@ -1,6 +1,6 @@
 /**
  * The `minimcp` command (package `bin`):
- *   minimcp dev <server file> [--port N] [--host H] [--scope S]   the server with a playground, restarted on save
+ *   minimcp dev <server file> [--port N] [--host H] [--scope S] [--watch DIR]...   the server with a playground, restarted on save
  *   minimcp init [dir]                                  a starter project
  */
 import { readFileSync } from 'node:fs';
@@ -10,14 +10,22 @@ import { createStarter } from './init.js';
 import { starterDependency } from './starter-dependency.js';
 
 const USAGE = `Usage:
-  minimcp dev <server file> [--port N] [--host H] [--scope <JSON or module>]
+  minimcp dev <server file> [--port N] [--host H] [--scope <JSON or module>] [--watch <dir>]...
       Runs your server module (TypeScript too, through tsx) with a playground at http://127.0.0.1:N/,
-      restarting it when a file changes. The module either exports the server
+      restarting it when a file under its folder, or under a --watch folder (a skills/ folder beside
+      src/), changes. The module either exports the server
       (\`export default mcp\`, a MiniMCP or a function returning one) or calls serve(mcp) itself.
       Port: --port, else $PORT, else 3000. --scope gives every request a scope (ctx.scope): JSON such as
       '{"user":"ada"}', or a module whose default export is the scope or a function of the request.
   minimcp init [dir]
       Writes a starter project (one tool, one test, npm run dev) into dir (default: the current folder).`;
+
+/** Every value of an option that may repeat (`--watch a --watch b`), removed from args. */
+function options(args: string[], name: string): string[] {
+  const values: string[] = [];
+  for (let value = option(args, name); value !== undefined; value = option(args, name)) values.push(value);
+  return values;
+}
 
 function option(args: string[], name: string): string | undefined {
   const at = args.indexOf(name);
@@ -38,10 +46,11 @@ async function main(argv: string[]): Promise<void> {
     const portText = option(args, '--port') ?? process.env.PORT;
     const host = option(args, '--host');
     const scope = option(args, '--scope');
+    const watch = options(args, '--watch');
     const port = portText === undefined ? undefined : Number(portText);
     if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`Not a port: ${portText}`);
     if (args.length !== 1) throw new Error(USAGE);
-    const dev = await startDev({ file: args[0]!, ...(port !== undefined && { port }), ...(host !== undefined && { host }), ...(scope !== undefined && { scope }) });
+    const dev = await startDev({ file: args[0]!, ...(port !== undefined && { port }), ...(host !== undefined && { host }), ...(scope !== undefined && { scope }), watch });
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void dev.close().then(() => process.exit(0)));
     return;
   }

@@ -4,11 +4,11 @@
  * address and hears about it on an event stream, so it reconnects by itself.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { dirname, extname, join, resolve } from 'node:path';
+import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ChildMessage } from './child.js';
 import type { LoadError } from './code-frame.js';
@@ -27,6 +27,8 @@ export interface DevOptions {
   print?: (line: string) => void;
   /** `--scope`: JSON, or a module whose default export is the scope (or a function of the request). */
   scope?: string;
+  /** `--watch`: more folders whose changes restart the server (a `skills/` folder beside `src/`). */
+  watch?: string[];
 }
 
 export interface DevServer {
@@ -67,9 +69,25 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     throw new Error('minimcp dev runs TypeScript through tsx, which is not installed here. Install it: npm install -D tsx');
   }
   const scope = options.scope === undefined ? undefined : parseDevScope(options.scope);
-  const dev = new DevSupervisor(file, tsx, options.print ?? ((line: string) => console.log(line)), scope);
+  const roots = watchedRoots(dirname(file), options.watch ?? []);
+  const dev = new DevSupervisor(file, tsx, options.print ?? ((line: string) => console.log(line)), scope, roots);
   await dev.listen(options.port ?? 3000, options.host ?? '127.0.0.1');
   return dev;
+}
+
+/** The module's folder and each `--watch` folder, none inside another (a nested one is watched already). */
+function watchedRoots(moduleDir: string, extra: readonly string[]): string[] {
+  const dirs = [moduleDir];
+  for (const given of extra) {
+    const dir = resolve(given);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`minimcp dev --watch: no such folder ${dir}`);
+    dirs.push(dir);
+  }
+  const inside = (dir: string, other: string): boolean => {
+    const path = relative(other, dir);
+    return path !== '' && !path.startsWith('..') && !isAbsolute(path);
+  };
+  return [...new Set(dirs)].filter((dir, _, all) => !all.some((other) => inside(dir, other)));
 }
 
 class DevSupervisor implements DevServer {
@@ -88,7 +106,7 @@ class DevSupervisor implements DevServer {
   /** When the change that triggered the current restart was seen (for the reload time). */
   #changedAt: number | undefined;
   #restartTimer: NodeJS.Timeout | undefined;
-  #fileWatcher: TreeWatch | undefined;
+  #fileWatchers: TreeWatch[] = [];
   #closing = false;
   /** Who may read the playground, its events and a load error; set by listen(). */
   #hosts: HostRule = devHostRule('127.0.0.1');
@@ -98,6 +116,7 @@ class DevSupervisor implements DevServer {
     private readonly tsx: string | undefined,
     private readonly print: (line: string) => void,
     private readonly scope: DevScope | undefined,
+    private readonly roots: readonly string[],
   ) {}
 
   async listen(port: number, host: string): Promise<void> {
@@ -106,11 +125,10 @@ class DevSupervisor implements DevServer {
     const actual = (this.#server.address() as AddressInfo).port;
     const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
     this.url = `http://${shown}:${actual}/`;
-    const dir = dirname(this.file);
-    this.#fileWatcher = new TreeWatch(dir, IGNORED, (path) => this.#changed(path));
+    this.#fileWatchers = this.roots.map((dir) => new TreeWatch(dir, IGNORED, (path) => this.#changed(path)));
     this.#start();
     this.print(`minimcp dev: playground ${this.url}  MCP endpoint ${this.url}mcp`);
-    this.print(`minimcp dev: watching ${dir} (restarts on save)`);
+    this.print(`minimcp dev: watching ${this.roots.join(', ')} (restarts on save)`);
     if (this.scope) this.print(`minimcp dev: every request gets the scope ${describeDevScope(this.scope)}`);
   }
 
@@ -118,7 +136,7 @@ class DevSupervisor implements DevServer {
     this.#closing = true;
     clearTimeout(this.#restartTimer);
     this.#spare?.kill('SIGKILL');
-    this.#fileWatcher?.close();
+    for (const watcher of this.#fileWatchers) watcher.close();
     await this.#stopChild();
     for (const res of this.#watchers) res.end();
     await new Promise<void>((done) => {

@@ -92,6 +92,50 @@ describe('minimcp dev', () => {
     });
   }, 60_000);
 
+  it('--watch: a skills/ folder beside src/ reloads the server too; a missing folder is named', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'minimcp-dev-watch-'));
+    try {
+      writeFileSync(join(project, 'package.json'), '{ "type": "module" }');
+      mkdirSync(join(project, 'src'));
+      mkdirSync(join(project, 'skills/notes'), { recursive: true });
+      const write = (body: string) => writeFileSync(join(project, 'skills/notes/SKILL.md'), `---\nname: notes\ndescription: Take notes\n---\n\n${body}\n`);
+      write('first');
+      const file = join(project, 'src/server.ts');
+      writeFileSync(file, `import { MiniMCP } from ${src('index.ts')};
+        export default async () => new MiniMCP({ name: 'skills', version: '1' }).skills(new URL('../skills', import.meta.url));`);
+      await expect(startDev({ file, port: 0, watch: [join(project, 'nope')], print: () => {} })).rejects.toThrow(`minimcp dev --watch: no such folder ${join(project, 'nope')}`);
+      const printed: string[] = [];
+      const dev = await startDev({ file, port: 0, watch: [join(project, 'skills'), join(project, 'src')], print: (line) => printed.push(line) });
+      const digest = async () => {
+        const reply = await (await fetch(`${dev.url}mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'skills/list', params: {} }),
+          signal: AbortSignal.timeout(30_000),
+        })).json();
+        return reply.result?.skills?.[0]?.resources?.[0]?.digest as string | undefined;
+      };
+      try {
+        // src/ is the module's own folder: watched once, not twice.
+        expect(printed).toContain(`minimcp dev: watching ${join(project, 'src')}, ${join(project, 'skills')} (restarts on save)`);
+        const before = await digest();
+        expect(before).toMatch(/^sha256:/);
+        write('second, after a save outside src/');
+        let after = before;
+        for (let i = 0; i < 100 && (after === undefined || after === before); i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          after = await digest().catch(() => undefined);
+        }
+        expect(after).toMatch(/^sha256:/);
+        expect(after).not.toBe(before);
+      } finally {
+        await dev.close();
+      }
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('a module that gives no server explains the convention; /mcp answers 503 with the reason', async () => {
     await withDev('nothing.ts', 'export const x = 1;', async (base, printed) => {
       const answer = await fetch(`${base}mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(30_000) });
