@@ -34,6 +34,11 @@ const isMiniMCP = (value: unknown): value is MiniMCP<unknown> =>
 async function serveForDev<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Scope> = {}): Promise<RunningServer> {
   const { port: _port, host: _host, path = '/mcp', ...ownOptions } = options;
   const handlerOptions = devScope === undefined ? ownOptions : { ...ownOptions, scope: devScope.scope };
+  // The card names the address users reach (the dev server's /mcp), not this child's private port and path.
+  const devUrl = process.env.MINIMCP_DEV_URL;
+  if (handlerOptions.card !== undefined && handlerOptions.card.url === undefined && devUrl !== undefined) {
+    handlerOptions.card = { ...handlerOptions.card, url: devUrl };
+  }
   const handler = createNodeHandler(mcp as MiniMCP<unknown>, handlerOptions); // serve()'s public signature checked the scope
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -22,7 +22,7 @@ describe.skipIf(!hasChromium)('the playground shows the server card', () => {
     writeFileSync(file, `import { MiniMCP } from ${src('index.ts')};
       import { serve } from ${src('transports/http/node.ts')};
       const mcp = new MiniMCP({ name: 'card-fixture', version: '4.2.0', title: 'Card fixture', description: 'A server with a card.' });
-      await serve(mcp, { card: { name: 'com.example/card-fixture' } });`);
+      await serve(mcp, { path: '/custom', card: { name: 'com.example/card-fixture' } });`);
     const { page, close } = await playgroundOn(file);
     try {
       await expect.poll(() => page.locator('#status').textContent()).toBe('ready');
@@ -33,7 +33,7 @@ describe.skipIf(!hasChromium)('the playground shows the server card', () => {
       expect(shown).toMatch(/etag: "[\w-]+"/);
       expect(shown).toContain('"com.example/card-fixture"');
       expect(shown).toContain('"4.2.0"');
-      // The remote is the address the playground itself is on (a loopback Host, no url configured).
+      // The remote is the dev address users reach (its /mcp), not the child's own port and path.
       expect(shown).toContain(JSON.stringify(new URL('/mcp', page.url()).href));
     } finally {
       await close();
