@@ -212,6 +212,11 @@ createTestClient(scoped, { era: '2026-07-28' });
 createTestClient(scoped, { scope: { user: 'a', plan: 'gold' } });
 createTestClient(scoped, { scope: { user: 'a', plan: 'pro' } });
 createTestClient(mcp); // a server without a Scope type needs none
+// A token for the in-process client (issue 32, item 3): subject and scopes, claims optional.
+createTestClient(scoped, { scope: { user: 'ada', plan: 'pro' }, auth: { subject: 'ada', scopes: ['notes:read'], claims: { team: 'blue' } } });
+createTestClient(mcp, { era: '2026-07-28', auth: { subject: 'ada', scopes: [] } });
+// @ts-expect-error the scopes are required
+createTestClient(mcp, { auth: { subject: 'ada' } });
 
 // A factory that does not produce the server's Scope is the error (not the server argument).
 // @ts-expect-error 'gold' is not a plan
