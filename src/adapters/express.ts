@@ -27,7 +27,7 @@ export interface ExpressOptions<Scope, Auth extends HttpAuth | undefined = HttpA
  * app.all('/mcp', mcpExpress(mcp, { scope: (req) => userOf(req.get('authorization')) }));
  * ```
  */
-export function mcpExpress<Scope, Auth extends HttpAuth | undefined = undefined>(
+export function mcpExpress<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined>(
   mcp: MiniMCP<Scope>,
   ...options: ScopedOptions<Scope, ExpressOptions<NoInfer<Scope>, Auth>>
 ): RequestHandler;

@@ -31,7 +31,7 @@ export interface FastifyOptions<Scope, Auth extends HttpAuth | undefined = HttpA
  * await app.register(mcpFastify(mcp, { scope: (request) => userOf(request.headers.authorization) }));
  * ```
  */
-export function mcpFastify<Scope, Auth extends HttpAuth | undefined = undefined>(
+export function mcpFastify<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined>(
   mcp: MiniMCP<Scope>,
   ...options: ScopedOptions<Scope, FastifyOptions<NoInfer<Scope>, Auth>>
 ): FastifyPluginAsync;

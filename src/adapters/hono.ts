@@ -28,7 +28,7 @@ export interface HonoOptions<Scope, E extends Env = any, Auth extends HttpAuth |
  * app.all('/mcp', mcpHono(mcp, { scope: (c) => c.get('user') }));
  * ```
  */
-export function mcpHono<Scope, E extends Env = any, Auth extends HttpAuth | undefined = undefined>(
+export function mcpHono<Scope, E extends Env = any, Auth extends HttpAuth | undefined = HttpAuth | undefined>(
   mcp: MiniMCP<Scope>,
   ...options: ScopedOptions<Scope, HonoOptions<NoInfer<Scope>, E, Auth>>
 ): (c: Context<E>) => Promise<Response>;

@@ -304,6 +304,9 @@ void serve(scoped, { auth: maybeAuth, scope: (_req, { auth }) => (auth ? fromTok
 void serve(scoped, { auth, scope: (req) => ({ user: userOf(req), plan: 'pro' }) });
 // @ts-expect-error scope is required
 void serve(scoped, { auth });
+// An explicit Scope type argument still takes the auth option; the token is then typed as maybe absent.
+createNodeHandler<Scope>(scoped, { auth, scope: (_req, { auth }) => (auth ? fromToken(auth) : { user: 'anonymous', plan: 'free' }) });
+createFetchHandler<Scope>(scoped, { auth, scope: (_request, { auth }) => (auth ? fromToken(auth) : { user: 'anonymous', plan: 'free' }) });
 
 // ---- extension methods and skills ---------------------------------------------------------------------
 

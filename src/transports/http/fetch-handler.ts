@@ -196,7 +196,7 @@ class FetchExchange<Scope> implements Exchange<Scope>, BodySource {
 }
 
 /** A fetch-style handler for one MiniMCP instance; mount it on your MCP path (POST). */
-export function createFetchHandler<Scope, Auth extends HttpAuth | undefined = undefined>(mcp: MiniMCP<Scope>, options?: FetchHandlerOptions<Scope, Auth>): FetchHandler<Scope>;
+export function createFetchHandler<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined>(mcp: MiniMCP<Scope>, options?: FetchHandlerOptions<Scope, Auth>): FetchHandler<Scope>;
 export function createFetchHandler<Scope>(mcp: MiniMCP<Scope>, options: FetchHandlerOptions<Scope> = {}): FetchHandler<Scope> {
   const settings: Settings = resolveSettings(options, mcp.state.replay);
   const factory = options.scope;

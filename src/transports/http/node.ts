@@ -182,7 +182,7 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
 }
 
 /** A node:http request listener for one MiniMCP instance; mount it on your MCP path. */
-export function createNodeHandler<Scope, Auth extends HttpAuth | undefined = undefined>(
+export function createNodeHandler<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined>(
   mcp: MiniMCP<Scope>,
   ...options: ScopedOptions<Scope, NodeHandlerOptions<NoInfer<Scope>, Auth>>
 ): NodeHandler;
@@ -227,7 +227,7 @@ const NOT_FOUND = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -326
 const SERVE: IntLimits = { owner: 'serve() option' };
 
 /** Serves one MiniMCP instance over HTTP on its own node:http server. */
-export function serve<Scope, Auth extends HttpAuth | undefined = undefined>(
+export function serve<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined>(
   mcp: MiniMCP<Scope>,
   ...options: ScopedOptions<Scope, ServeOptions<NoInfer<Scope>, Auth>>
 ): Promise<RunningServer>;
