@@ -11,6 +11,7 @@ import type { HttpAuth } from '../transports/http/auth-gate.js';
 import type { ScopedOptions } from '../transports/scoped-options.js';
 
 export interface ExpressOptions<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined> extends HttpOptions {
+  /** `oauthResourceServer()` from minimcp/auth (see HttpOptions); given here, the scope factory's `auth` is typed as present. */
   auth?: Auth;
   /**
    * Who is calling, from the Express request and the verified token (`auth`, with the `auth` option:

@@ -11,6 +11,7 @@ import type { HttpAuth } from '../transports/http/auth-gate.js';
 import type { ScopedOptions } from '../transports/scoped-options.js';
 
 export interface FastifyOptions<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined> extends HttpOptions {
+  /** `oauthResourceServer()` from minimcp/auth (see HttpOptions); given here, the scope factory's `auth` is typed as present. */
   auth?: Auth;
   /** The endpoint, under the prefix the plugin is registered with. Default /mcp. */
   path?: string;

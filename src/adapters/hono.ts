@@ -11,6 +11,7 @@ import type { ScopedOptions } from '../transports/scoped-options.js';
 
 /** E defaults to `any` as in Hono; annotate the factory's `c: Context<AppEnv>` to type `c.get()`. */
 export interface HonoOptions<Scope, E extends Env = any, Auth extends HttpAuth | undefined = HttpAuth | undefined> extends HttpOptions {
+  /** `oauthResourceServer()` from minimcp/auth (see HttpOptions); given here, the scope factory's `auth` is typed as present. */
   auth?: Auth;
   /**
    * Who is calling, from the Hono context (`c.get(...)`, `c.req.header(...)`) and the verified token

@@ -13,6 +13,7 @@ import { worthDraining } from './linger.js';
 import { Cancellation } from '../../request/cancellation.js';
 
 export interface FetchHandlerOptions<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined> extends HttpOptions {
+  /** `oauthResourceServer()` from minimcp/auth (see HttpOptions); given here, the scope factory's `auth` is typed as present. */
   auth?: Auth;
   /**
    * Who is calling, from the request and the verified token (`auth`, with the `auth` option: the

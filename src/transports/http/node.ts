@@ -23,6 +23,7 @@ import type { ScopedOptions } from '../scoped-options.js';
 export type { ScopeFacts } from './options.js';
 
 export interface NodeHandlerOptions<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined> extends HttpOptions {
+  /** `oauthResourceServer()` from minimcp/auth (see HttpOptions); given here, the scope factory's `auth` is typed as present. */
   auth?: Auth;
   /**
    * Who is calling, from the request and the verified token (`auth`, with the `auth` option: the
