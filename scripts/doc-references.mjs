@@ -20,6 +20,8 @@ const NOT_OURS = new Set([
   'bench/results/tmp/profiles', // where bench/profile.mjs leaves its .cpuprofile files (docs/benchmarks.md)
   'test/server.test.ts', // the test `minimcp init` writes into a new project (docs/dev.md)
   'src/dev-scope.ts', // a user's scope module for `minimcp dev --scope` (docs/dev.md)
+  'src/caller.ts', // the production recipe's files in a user's project (docs/production.md)
+  'src/main.ts',
 ]);
 // A private member: `#name` inside inline code (not a markdown heading, not a URL fragment).
 const INLINE_CODE = /`([^`\n]+)`/g;

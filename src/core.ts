@@ -80,7 +80,7 @@ export interface Core<Scope> {
   };
   /** The server's capabilities; given a caller, without `completions` when it may see nothing to complete. */
   capabilities(era: Era, caller?: Caller<Scope>): JsonObject;
-  /** Who is asking ('' when anonymous): the `principal` option, else the token's principal, else the scope's own `principal` string. */
+  /** Who is asking ('' when anonymous): the token's principal refined by the `principal` option (or the scope's own `principal` string); without a token, that option or string alone. */
   principalOf(scope: Scope | undefined, auth?: AuthInfo): string;
   reportError(error: unknown, request: RequestInfo | undefined): void;
   /** The `onDebug` log: a request stopped without failing (cancel, timeout, shutdown). */

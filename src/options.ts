@@ -60,9 +60,10 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
     maxStepBytes?: number | undefined;
   };
   /**
-   * Who is asking, from the scope (e.g. the verified token's subject). Without it (or when it names
-   * nobody), the verified token's principal (`ctx.auth.principal`, from the HTTP `auth` option), else
-   * the scope's own `principal` property when that is a string. MRTR state, 2025 sessions, cancellation,
+   * Who is asking, from the scope (e.g. the user your hand-made authentication verified). Without it
+   * (or when it names nobody), the scope's own `principal` property when that is a string. Under the
+   * HTTP `auth` option the verified token's principal (`ctx.auth.principal`, `iss` + `sub`) always takes
+   * part and this can only refine it (a tenant within the user). MRTR state, 2025 sessions, cancellation,
    * server-to-client requests and resumable streams are bound to it, and each named principal gets a
    * share of the concurrency gate (maxConcurrencyPerPrincipal). '' (or nothing) is anonymous: anonymous
    * callers cannot be told apart, so only the server-wide limits apply to them.
@@ -127,17 +128,34 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
 
 // Lists change rarely and say so with list_changed; reads may be per user and live, so they are not cached.
 /**
- * The `principal` option's answer when it names one, else the verified token's principal (`auth`),
- * else the scope's own `principal` string; '' is anonymous.
+ * Who is asking; '' is anonymous. What the app names (the `principal` option, else the scope's own
+ * `principal` string) is the principal, except under a verified token (`auth`): there the token's
+ * principal (`iss` + `sub`) always takes part, and the app's name can only refine it (a tenant within
+ * the user). A name two tokens share (a team, a header) must never make two people one principal.
  */
 export function principalFrom<Scope>(scope: Scope | undefined, option: MiniMCPOptions<Scope>['principal'], auth?: AuthInfo): string {
+  const named = appPrincipal(scope, option);
+  if (auth === undefined) return named;
+  return refinedPrincipal(auth, named);
+}
+
+function appPrincipal<Scope>(scope: Scope | undefined, option: MiniMCPOptions<Scope>['principal']): string {
   if (option !== undefined) {
     const named = option(scope);
     if (typeof named === 'string') return named;
   }
-  if (auth !== undefined) return auth.principal;
   const own = typeof scope === 'object' && scope !== null ? (scope as { principal?: unknown }).principal : undefined;
   return typeof own === 'string' ? own : '';
+}
+
+/**
+ * The token's principal, refined by what the app named. A name that says only what the token says
+ * already (nothing, its subject, its principal) adds nothing, so a server that named the token's own
+ * subject keeps its principals (and 2025 sessions) as they were. JSON keeps the two parts apart.
+ */
+function refinedPrincipal(auth: AuthInfo, named: string): string {
+  if (named === '' || named === auth.subject || named === auth.principal) return auth.principal;
+  return JSON.stringify([auth.principal, named]);
 }
 
 const LIST_HINT: CacheHint = { ttlMs: 60_000, cacheScope: 'public' };

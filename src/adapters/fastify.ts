@@ -6,15 +6,21 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { MiniMCP } from '../server.js';
 import { createNodeHandler } from '../transports/http/node.js';
-import type { HttpOptions } from '../transports/http/options.js';
+import type { HttpOptions, ScopeFacts } from '../transports/http/options.js';
+import type { HttpAuth } from '../transports/http/auth-gate.js';
 import type { ScopedOptions } from '../transports/scoped-options.js';
 import { discoveryPaths } from '../transports/http/card/paths.js';
 
-export interface FastifyOptions<Scope> extends HttpOptions {
+export interface FastifyOptions<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined> extends HttpOptions {
+  /** `oauthResourceServer()` from minimcp/auth (see HttpOptions); given here, the scope factory's `auth` is typed as present. */
+  auth?: Auth;
   /** The endpoint, under the prefix the plugin is registered with. Default /mcp. */
   path?: string;
-  /** Who is calling, from the Fastify request. Throw an McpError with httpStatus 401 to refuse. */
-  scope?: (request: FastifyRequest) => Scope | Promise<Scope>;
+  /**
+   * Who is calling, from the Fastify request and the verified token (`auth`, with the `auth` option:
+   * the factory runs after authentication). Throw an McpError with httpStatus 401 or 403 to refuse.
+   */
+  scope?: (request: FastifyRequest, facts: ScopeFacts<Auth>) => Scope | Promise<Scope>;
 }
 
 /**
@@ -27,14 +33,17 @@ export interface FastifyOptions<Scope> extends HttpOptions {
  * await app.register(mcpFastify(mcp, { scope: (request) => userOf(request.headers.authorization) }));
  * ```
  */
-export function mcpFastify<Scope>(mcp: MiniMCP<Scope>, ...options: ScopedOptions<Scope, FastifyOptions<NoInfer<Scope>>>): FastifyPluginAsync;
+export function mcpFastify<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined>(
+  mcp: MiniMCP<Scope>,
+  ...options: ScopedOptions<Scope, FastifyOptions<NoInfer<Scope>, Auth>>
+): FastifyPluginAsync;
 export function mcpFastify<Scope>(mcp: MiniMCP<Scope>, options: FastifyOptions<Scope> = {}): FastifyPluginAsync {
   const { path = '/mcp', scope, ...http } = options;
   if (scope !== undefined && typeof scope !== 'function') throw new TypeError('mcpFastify option scope must be a function');
   const requests = new WeakMap<IncomingMessage, FastifyRequest>();
   const handle = createNodeHandler(mcp as MiniMCP<unknown>, { // the public signature checked the scope already
     ...http,
-    scope: scope && ((raw: IncomingMessage) => scope(requests.get(raw)!)),
+    scope: scope && ((raw: IncomingMessage, facts: ScopeFacts) => scope(requests.get(raw)!, facts)),
   });
   return async (fastify) => {
     fastify.removeAllContentTypeParsers();

@@ -5,13 +5,20 @@
 import type { Context, Env } from 'hono';
 import type { MiniMCP } from '../server.js';
 import { createFetchHandler } from '../transports/http/fetch-handler.js';
-import type { HttpOptions } from '../transports/http/options.js';
+import type { HttpOptions, ScopeFacts } from '../transports/http/options.js';
+import type { HttpAuth } from '../transports/http/auth-gate.js';
 import type { ScopedOptions } from '../transports/scoped-options.js';
 
 /** E defaults to `any` as in Hono; annotate the factory's `c: Context<AppEnv>` to type `c.get()`. */
-export interface HonoOptions<Scope, E extends Env = any> extends HttpOptions {
-  /** Who is calling, from the Hono context (`c.get(...)`, `c.req.header(...)`). Throw an McpError with httpStatus 401 to refuse. */
-  scope?: (c: Context<E>) => Scope | Promise<Scope>;
+export interface HonoOptions<Scope, E extends Env = any, Auth extends HttpAuth | undefined = HttpAuth | undefined> extends HttpOptions {
+  /** `oauthResourceServer()` from minimcp/auth (see HttpOptions); given here, the scope factory's `auth` is typed as present. */
+  auth?: Auth;
+  /**
+   * Who is calling, from the Hono context (`c.get(...)`, `c.req.header(...)`) and the verified token
+   * (`auth`, with the `auth` option: the factory runs after authentication). Throw an McpError with
+   * httpStatus 401 or 403 to refuse.
+   */
+  scope?: (c: Context<E>, facts: ScopeFacts<Auth>) => Scope | Promise<Scope>;
 }
 
 /**
@@ -22,9 +29,9 @@ export interface HonoOptions<Scope, E extends Env = any> extends HttpOptions {
  * app.all('/mcp', mcpHono(mcp, { scope: (c) => c.get('user') }));
  * ```
  */
-export function mcpHono<Scope, E extends Env = any>(
+export function mcpHono<Scope, E extends Env = any, Auth extends HttpAuth | undefined = HttpAuth | undefined>(
   mcp: MiniMCP<Scope>,
-  ...options: ScopedOptions<Scope, HonoOptions<NoInfer<Scope>, E>>
+  ...options: ScopedOptions<Scope, HonoOptions<NoInfer<Scope>, E, Auth>>
 ): (c: Context<E>) => Promise<Response>;
 export function mcpHono<Scope, E extends Env = any>(
   mcp: MiniMCP<Scope>,
@@ -35,9 +42,9 @@ export function mcpHono<Scope, E extends Env = any>(
   // The factory runs inside the gate (after Host, method and media-type checks, before the body is
   // read), so it is keyed by the Request it receives rather than called here.
   const contexts = new WeakMap<Request, Context<E>>();
-  const handle = createFetchHandler<Scope>(mcp, {
+  const handle = createFetchHandler<Scope, HttpAuth | undefined>(mcp, {
     ...http,
-    scope: scope && ((request: Request) => scope(contexts.get(request)!)),
+    scope: scope && ((request: Request, facts: ScopeFacts) => scope(contexts.get(request)!, facts)),
   });
   return async (c) => {
     let request = c.req.raw;

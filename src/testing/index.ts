@@ -6,7 +6,9 @@
  */
 import { notificationOf } from '../state/bus.js';
 import type { Connection, Send } from '../transport.js';
-import { McpError } from '../protocol/errors.js';
+import { InsufficientScopeError, McpError } from '../protocol/errors.js';
+import type { AuthInfo } from '../context/auth-info.js';
+import { testToken, type TestToken } from './test-token.js';
 import type { JsonObject, JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { HANDSHAKE_VERSIONS, META, STATELESS_VERSIONS } from '../protocol/versions.js';
 import type { CompletionResult } from '../primitives/completions.js';
@@ -18,6 +20,7 @@ import type {
 } from '../types.js';
 
 export type TestEra = '2025-11-25' | '2026-07-28';
+export type { TestToken } from './test-token.js';
 
 import type { MaybePromise } from '../types.js';
 
@@ -26,6 +29,13 @@ export interface TestClientOptions<Scope> {
   era?: TestEra;
   /** The caller's scope, as a transport's scope factory would produce it. */
   scope?: Scope;
+  /**
+   * An access token on every request, as the HTTP `auth` option would have verified it: `ctx.auth` is
+   * this token, its `iss` + `sub` the principal, per-operation `scopes` are checked against its scopes
+   * (a missing one throws `InsufficientScopeError`, the 403 step-up over HTTP) and lists leave out what
+   * it cannot use. Without it, requests carry no token and no scope applies (as on stdio).
+   */
+  auth?: TestToken;
   clientInfo?: Implementation;
   /** Answers `ctx.elicit()`; declaring it declares the elicitation capability (form and URL). */
   onElicit?: (params: ElicitParams) => MaybePromise<ElicitResult>;
@@ -116,6 +126,8 @@ class InProcessClient<Scope> implements TestClient {
   readonly #clientInfo: Implementation;
   readonly #capabilities: ClientCapabilities;
   readonly #connection: Connection = { id: `test-${Math.random().toString(36).slice(2)}` };
+  /** Who asks on every request: the scope and the token, as a transport hands them to dispatch. */
+  readonly #caller: { scope: Scope | undefined; auth?: AuthInfo };
   #nextId = 0;
   #connected: Promise<JsonObject> | undefined;
 
@@ -127,6 +139,7 @@ class InProcessClient<Scope> implements TestClient {
     this.#options = options;
     this.#modern = era === '2026-07-28';
     this.#clientInfo = options.clientInfo ?? { name: 'minimcp-test-client', version: '1.0.0' };
+    this.#caller = options.auth === undefined ? { scope: options.scope } : { scope: options.scope, auth: testToken(options.auth) };
     this.#capabilities = options.capabilities ?? {
       ...(options.onElicit && { elicitation: { form: {}, url: {} } }),
       ...(options.onSample && { sampling: {} }),
@@ -227,7 +240,7 @@ class InProcessClient<Scope> implements TestClient {
     const result = await this.#send('initialize', {
       protocolVersion: HANDSHAKE_VERSIONS[0], capabilities: this.#capabilities as JsonObject, clientInfo: this.#clientInfo as unknown as JsonObject,
     });
-    await this.#mcp.dispatch({ jsonrpc: '2.0', method: 'notifications/initialized' }, { connection: this.#connection });
+    await this.#mcp.dispatch({ jsonrpc: '2.0', method: 'notifications/initialized' }, { ...this.#caller, connection: this.#connection });
     if (this.#options.logLevel) await this.#send('logging/setLevel', { level: this.#options.logLevel });
     return result;
   }
@@ -260,7 +273,7 @@ class InProcessClient<Scope> implements TestClient {
   /** A 2025 server request: answered by the handler, the answer routed back through dispatch. */
   #answerLater(id: string | number, method: string, params: JsonObject): void {
     // The answer comes back on the same connection, from the same caller, as a real client's would.
-    const opts = { connection: this.#connection, scope: this.#options.scope };
+    const opts = { ...this.#caller, connection: this.#connection };
     this.#answer(method, params).then(
       (result) => void this.#mcp.dispatch({ jsonrpc: '2.0', id, result }, opts),
       (error: unknown) => void this.#mcp.dispatch({ jsonrpc: '2.0', id, error: { code: -32603, message: String((error as Error)?.message ?? error) } }, opts),
@@ -283,7 +296,7 @@ class InProcessClient<Scope> implements TestClient {
     const id = `test-${++this.#nextId}`;
     const cancel = call?.signal;
     cancel?.throwIfAborted();
-    const caller = { connection: this.#modern ? undefined : this.#connection, scope: this.#options.scope };
+    const caller = { ...this.#caller, connection: this.#modern ? undefined : this.#connection };
     const opts = { ...caller, send: this.#channel(call, onNotification), signal: closed };
     const onAbort = () => {
       const reason = cancel?.reason instanceof Error ? cancel.reason.message : String(cancel?.reason);
@@ -291,12 +304,15 @@ class InProcessClient<Scope> implements TestClient {
     };
     cancel?.addEventListener('abort', onAbort, { once: true });
     let reply: JsonObject | undefined;
+    let scopes: readonly string[] | undefined;
     try {
-      ({ reply } = await this.#mcp.dispatch({ jsonrpc: '2.0', id, method, params: this.#envelope(params, call, id) }, opts));
+      ({ reply, scopes } = await this.#mcp.dispatch({ jsonrpc: '2.0', id, method, params: this.#envelope(params, call, id) }, opts));
     } finally {
       cancel?.removeEventListener('abort', onAbort);
     }
     if (reply === undefined) throw cancel?.aborted ? cancel.reason : new Error(`${method} got no answer (cancelled by the client)`);
+    // The step-up refusal the HTTP transport turns into its 403 challenge: the same error, with the scopes it needs.
+    if (scopes !== undefined) throw new InsufficientScopeError(scopes);
     const error = reply.error as { code: number; message: string; data?: unknown } | undefined;
     if (error) throw toError(error);
     return reply.result as JsonObject;

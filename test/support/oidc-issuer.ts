@@ -26,6 +26,8 @@ export interface IssuerOptions {
    * providers do. Default false: OpenID's rule, only when `offline_access` was granted.
    */
   refreshTokens?: boolean;
+  /** Extra claims in the access tokens of each account or client (custom claims an IdP rule would add). */
+  extraClaims?: Record<string, Record<string, unknown>>;
 }
 
 export interface TestIssuer {
@@ -106,6 +108,9 @@ function providerConfig(jwks: JWK[], options: IssuerOptions) {
         }),
       },
     },
+    ...(options.extraClaims && {
+      extraTokenClaims: (_ctx: unknown, token: { accountId?: string; clientId?: string }) => options.extraClaims?.[token.accountId ?? token.clientId ?? ''],
+    }),
     ...(options.refreshTokens && { issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(grant: string): boolean }) => client.grantTypeAllowed('refresh_token') }),
     ttl: { AccessToken: options.accessTokenTtl ?? 300, ClientCredentials: options.accessTokenTtl ?? 300 },
   };

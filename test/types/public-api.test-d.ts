@@ -7,7 +7,17 @@ import type { IncomingMessage } from 'node:http';
 import express from 'express';
 import fastify from 'fastify';
 import { Hono } from 'hono';
-import { type CallToolResult, type Context, type MessageFacts, type JsonObject, type JsonSchema, MiniMCP, type TemplateVariables } from 'minimcp';
+import {
+  type AuthInfo as CoreAuthInfo,
+  type CallToolResult,
+  type Context,
+  type MessageFacts,
+  type JsonObject,
+  type JsonSchema,
+  MiniMCP,
+  type TemplateVariables,
+} from 'minimcp';
+import { type AuthInfo, oauthResourceServer } from 'minimcp/auth';
 import { mcpExpress } from 'minimcp/express';
 import { mcpFastify } from 'minimcp/fastify';
 import { mcpHono } from 'minimcp/hono';
@@ -202,6 +212,11 @@ createTestClient(scoped, { era: '2026-07-28' });
 createTestClient(scoped, { scope: { user: 'a', plan: 'gold' } });
 createTestClient(scoped, { scope: { user: 'a', plan: 'pro' } });
 createTestClient(mcp); // a server without a Scope type needs none
+// A token for the in-process client (issue 32, item 3): subject and scopes, claims optional.
+createTestClient(scoped, { scope: { user: 'ada', plan: 'pro' }, auth: { subject: 'ada', scopes: ['notes:read'], claims: { team: 'blue' } } });
+createTestClient(mcp, { era: '2026-07-28', auth: { subject: 'ada', scopes: [] } });
+// @ts-expect-error the scopes are required
+createTestClient(mcp, { auth: { subject: 'ada' } });
 
 // A factory that does not produce the server's Scope is the error (not the server argument).
 // @ts-expect-error 'gold' is not a plan
@@ -228,6 +243,70 @@ void serve(mcp, { scope: () => 'anything' });
 const optionalPlan = new MiniMCP<{ plan: 'free' | 'pro' } | undefined>({ name: 'optional-plan', version: '1' });
 void serve(optionalPlan, { scope: () => ({ plan: 'pro' }) });
 serveStdio(optionalPlan, { scope: { plan: 'pro' } });
+
+// ---- the scope factory receives the verified token (issue 32, item 2) -----------------------------------
+
+const auth = oauthResourceServer({ issuer: 'https://auth.example.com/', resource: 'https://mcp.example.com/mcp' });
+expectTypeOf<AuthInfo>().toEqualTypeOf<CoreAuthInfo>();
+// With the auth option where the factory is, `auth` is the token: no undefined to rule out.
+const fromToken = (token: AuthInfo): Scope => ({ user: token.subject, plan: token.scopes.includes('pro') ? 'pro' : 'free' });
+void serve(scoped, {
+  auth,
+  scope: (_req, { auth }) => {
+    expectTypeOf(auth).toEqualTypeOf<AuthInfo>();
+    return fromToken(auth);
+  },
+});
+createNodeHandler(scoped, {
+  auth,
+  scope: (req, { auth }) => {
+    expectTypeOf(req).toEqualTypeOf<IncomingMessage>();
+    return fromToken(auth);
+  },
+});
+createFetchHandler(scoped, {
+  auth,
+  scope: async (request, { auth }) => {
+    expectTypeOf(request).toEqualTypeOf<Request>();
+    return fromToken(auth);
+  },
+});
+express().all('/mcp', mcpExpress(scoped, { auth, scope: (req, { auth }) => ({ ...fromToken(auth), user: req.get('x-user') ?? auth.subject }) }));
+new Hono().all('/mcp', mcpHono(scoped, { auth, scope: (c, { auth }) => ({ ...fromToken(auth), user: c.req.header('x-user') ?? auth.subject }) }));
+void fastify().register(
+  mcpFastify(scoped, { auth, scope: (request, { auth }) => ({ ...fromToken(auth), user: String(request.headers['x-user'] ?? auth.subject) }) }),
+);
+// Without the option there may be no token.
+void serve(scoped, {
+  scope: (_req, { auth }) => {
+    expectTypeOf(auth).toEqualTypeOf<AuthInfo | undefined>();
+    return { user: auth?.subject ?? 'anonymous', plan: 'free' };
+  },
+});
+// @ts-expect-error auth is possibly undefined without the auth option
+void serve(scoped, { scope: (_req, { auth }) => fromToken(auth) });
+// @ts-expect-error auth is possibly undefined without the auth option
+createNodeHandler(scoped, { scope: (_req, { auth }) => fromToken(auth) });
+// @ts-expect-error auth is possibly undefined without the auth option
+createFetchHandler(scoped, { scope: (_request, { auth }) => fromToken(auth) });
+// @ts-expect-error auth is possibly undefined without the auth option
+express().all('/mcp', mcpExpress(scoped, { scope: (_req, { auth }) => fromToken(auth) }));
+// @ts-expect-error auth is possibly undefined without the auth option
+new Hono().all('/mcp', mcpHono(scoped, { scope: (_c, { auth }) => fromToken(auth) }));
+// @ts-expect-error auth is possibly undefined without the auth option
+void fastify().register(mcpFastify(scoped, { scope: (_request, { auth }) => fromToken(auth) }));
+// An auth option that may be absent (`auth: process.env.X ? server : undefined`): check the token. (Only
+// under exactOptionalPropertyTypes does the compiler insist: without it an optional property's inference
+// drops the undefined, as it does everywhere in TypeScript.)
+const maybeAuth = Math.random() > 0.5 ? auth : undefined;
+void serve(scoped, { auth: maybeAuth, scope: (_req, { auth }) => (auth ? fromToken(auth) : { user: 'local', plan: 'free' }) });
+// A factory that reads only the request still fits; the scope is still required with auth.
+void serve(scoped, { auth, scope: (req) => ({ user: userOf(req), plan: 'pro' }) });
+// @ts-expect-error scope is required
+void serve(scoped, { auth });
+// An explicit Scope type argument still takes the auth option; the token is then typed as maybe absent.
+createNodeHandler<Scope>(scoped, { auth, scope: (_req, { auth }) => (auth ? fromToken(auth) : { user: 'anonymous', plan: 'free' }) });
+createFetchHandler<Scope>(scoped, { auth, scope: (_request, { auth }) => (auth ? fromToken(auth) : { user: 'anonymous', plan: 'free' }) });
 
 // ---- extension methods and skills ---------------------------------------------------------------------
 

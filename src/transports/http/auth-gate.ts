@@ -62,8 +62,8 @@ export function serveMetadata(auth: HttpAuth, ex: Exchange<unknown>): void {
 }
 
 /**
- * The request's principal: the server's own answer (the `principal` option, the token's `iss`+`sub`,
- * the scope's `principal`), else, when a scope factory accepted the caller without naming anyone,
+ * The request's principal: the server's own answer (the token's `iss`+`sub`, refined by the `principal`
+ * option or the scope's `principal`; without a token, those alone), else, when a scope factory accepted the caller without naming anyone,
  * one derived from the credential it presented. Why derived: the server cannot see at construction
  * what a scope will hold, refusing at run time would break single-user servers that work today, and a
  * warning leaves the hole open. A hash of the `Authorization` header keeps two credentials apart

@@ -3,6 +3,7 @@
  * listed origins also pass the DNS-rebinding Origin check (naming an origin here is the explicit
  * trust it needs); the Host check stays in force, and that is what stops a rebinding attack.
  */
+import type { AuthInfo } from '../../context/auth-info.js';
 import type { CancelSignal } from '../../request/cancellation.js';
 import type { BodySink, Exchange, HeaderMap } from './exchange.js';
 
@@ -90,8 +91,8 @@ class CorsExchange<Scope> implements Exchange<Scope> {
   target(): string {
     return this.inner.target();
   }
-  scope(): Scope | Promise<Scope> | undefined {
-    return this.inner.scope();
+  scope(auth: AuthInfo | undefined): Scope | Promise<Scope> | undefined {
+    return this.inner.scope(auth);
   }
   readBody(limit: number, sink: BodySink): void {
     this.inner.readBody(limit, sink);

@@ -4,6 +4,7 @@
  * as one object per request whose methods live on a prototype, so the hot path allocates little.
  */
 
+import type { AuthInfo } from '../../context/auth-info.js';
 import type { CancelSignal } from '../../request/cancellation.js';
 
 /** What the body reader produced: bytes, a value a framework already parsed, or a refusal. */
@@ -39,8 +40,8 @@ export interface Exchange<Scope> {
   get(name: string): string | undefined;
   /** The request target: path and query as received (the mount point's full path behind Express). */
   target(): string;
-  /** The caller's scope (fixed by the host, or from the scope factory); may throw. */
-  scope(): Scope | Promise<Scope> | undefined;
+  /** The caller's scope (fixed by the host, or from the scope factory, which gets the verified token); may throw. */
+  scope(auth: AuthInfo | undefined): Scope | Promise<Scope> | undefined;
   /**
    * Reads the whole body, refusing it as soon as it passes `limit` bytes, and hands it to
    * `sink.bodyRead` once (a callback, not a promise: see serveExchange).

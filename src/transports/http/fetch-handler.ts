@@ -5,14 +5,21 @@
 import type { MiniMCP } from '../../server.js';
 import type { BodySink, Exchange, HeaderMap } from './exchange.js';
 import { BodyReader, type BodySource } from './body-reader.js';
-import { backlogExceeded, resolveSettings, type HttpOptions, type Settings } from './options.js';
+import { backlogExceeded, resolveSettings, type HttpOptions, type ScopeFacts, type Settings } from './options.js';
+import type { HttpAuth } from './auth-gate.js';
+import type { AuthInfo } from '../../context/auth-info.js';
 import { serveExchange } from './serve-exchange.js';
 import { worthDraining } from './linger.js';
 import { Cancellation } from '../../request/cancellation.js';
 
-export interface FetchHandlerOptions<Scope> extends HttpOptions {
-  /** Who is calling, from the request (e.g. a verified token). Throw an McpError with httpStatus 401 to refuse. */
-  scope?: (request: Request) => Scope | Promise<Scope>;
+export interface FetchHandlerOptions<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined> extends HttpOptions {
+  /** `oauthResourceServer()` from minimcp/auth (see HttpOptions); given here, the scope factory's `auth` is typed as present. */
+  auth?: Auth;
+  /**
+   * Who is calling, from the request and the verified token (`auth`, with the `auth` option: the
+   * factory runs after authentication). Throw an McpError with httpStatus 401 or 403 to refuse.
+   */
+  scope?: (request: Request, facts: ScopeFacts<Auth>) => Scope | Promise<Scope>;
 }
 
 /** Per-request facts the host passes along with the Request. */
@@ -117,9 +124,9 @@ class FetchExchange<Scope> implements Exchange<Scope>, BodySource {
     return path < 0 ? '/' : url.slice(path);
   }
 
-  scope(): Scope | Promise<Scope> | undefined {
+  scope(auth: AuthInfo | undefined): Scope | Promise<Scope> | undefined {
     if (this.#init !== undefined && 'scope' in this.#init) return this.#init.scope;
-    return this.#factory?.(this.#request);
+    return this.#factory?.(this.#request, { auth });
   }
 
   readBody(limit: number, sink: BodySink): void {
@@ -190,6 +197,7 @@ class FetchExchange<Scope> implements Exchange<Scope>, BodySource {
 }
 
 /** A fetch-style handler for one MiniMCP instance; mount it on your MCP path (POST). */
+export function createFetchHandler<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined>(mcp: MiniMCP<Scope>, options?: FetchHandlerOptions<Scope, Auth>): FetchHandler<Scope>;
 export function createFetchHandler<Scope>(mcp: MiniMCP<Scope>, options: FetchHandlerOptions<Scope> = {}): FetchHandler<Scope> {
   const settings: Settings = resolveSettings(options, mcp.state.replay, { info: mcp.info });
   const factory = options.scope;

@@ -24,7 +24,7 @@ export async function serveGet<Scope>(mcp: MiniMCP<Scope>, settings: Settings, e
   let principal: string;
   try {
     const auth = await settings.auth?.authenticate(ex, mcp.state);
-    principal = await principalFor(mcp, await ex.scope(), auth, ex);
+    principal = await principalFor(mcp, await ex.scope(auth), auth, ex);
   } catch (error) {
     if (!isHttpError(error) && ex.fail?.(error)) return;
     return refuseScope(ex, settings, error);

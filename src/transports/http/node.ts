@@ -11,7 +11,9 @@ import { Cancellation } from '../../request/cancellation.js';
 import { BodyReader, type BodySource } from './body-reader.js';
 import { serveOverride } from './serve-override.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
-import { backlogExceeded, resolveSettings, type HttpOptions, type Settings } from './options.js';
+import { backlogExceeded, resolveSettings, type HttpOptions, type ScopeFacts, type Settings } from './options.js';
+import type { HttpAuth } from './auth-gate.js';
+import type { AuthInfo } from '../../context/auth-info.js';
 import { worthDraining } from './linger.js';
 import { serveExchange } from './serve-exchange.js';
 import { listenOn } from './listen.js';
@@ -19,9 +21,16 @@ import { SSE_HEADERS } from './sse.js';
 import type { ScopedOptions } from '../scoped-options.js';
 import { CARD_SUFFIX, WELL_KNOWN, type ServerCard } from './card/server-card.js';
 
-export interface NodeHandlerOptions<Scope> extends HttpOptions {
-  /** Who is calling, from the request (e.g. a verified token). Throw an McpError with httpStatus 401 to refuse. */
-  scope?: (request: IncomingMessage) => Scope | Promise<Scope>;
+export type { ScopeFacts } from './options.js';
+
+export interface NodeHandlerOptions<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined> extends HttpOptions {
+  /** `oauthResourceServer()` from minimcp/auth (see HttpOptions); given here, the scope factory's `auth` is typed as present. */
+  auth?: Auth;
+  /**
+   * Who is calling, from the request and the verified token (`auth`, with the `auth` option: the
+   * factory runs after authentication). Throw an McpError with httpStatus 401 or 403 to refuse.
+   */
+  scope?: (request: IncomingMessage, facts: ScopeFacts<Auth>) => Scope | Promise<Scope>;
 }
 
 /** `next`, when given (Express/Connect), receives unexpected failures instead of the built-in 500 answer. */
@@ -93,8 +102,8 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
     return req.originalUrl ?? req.url ?? '/'; // Express strips its mount path from req.url
   }
 
-  scope(): Scope | Promise<Scope> | undefined {
-    return this.#factory?.(this.#req);
+  scope(auth: AuthInfo | undefined): Scope | Promise<Scope> | undefined {
+    return this.#factory?.(this.#req, { auth });
   }
 
   readBody(limit: number, sink: BodySink): void {
@@ -175,7 +184,10 @@ class NodeExchange<Scope> implements Exchange<Scope>, BodySource {
 }
 
 /** A node:http request listener for one MiniMCP instance; mount it on your MCP path. */
-export function createNodeHandler<Scope>(mcp: MiniMCP<Scope>, ...options: ScopedOptions<Scope, NodeHandlerOptions<NoInfer<Scope>>>): NodeHandler;
+export function createNodeHandler<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined>(
+  mcp: MiniMCP<Scope>,
+  ...options: ScopedOptions<Scope, NodeHandlerOptions<NoInfer<Scope>, Auth>>
+): NodeHandler;
 export function createNodeHandler<Scope>(mcp: MiniMCP<Scope>, options: NodeHandlerOptions<Scope> = {}): NodeHandler {
   return nodeHandler(mcp, options, undefined).handler;
 }
@@ -191,7 +203,7 @@ function nodeHandler<Scope>(mcp: MiniMCP<Scope>, options: NodeHandlerOptions<Sco
   return { handler, settings };
 }
 
-export interface ServeOptions<Scope> extends NodeHandlerOptions<Scope> {
+export interface ServeOptions<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined> extends NodeHandlerOptions<Scope, Auth> {
   /** Default 0: any free port (read it from `url`). */
   port?: number;
   /** Default 127.0.0.1: loopback only. */
@@ -227,7 +239,10 @@ const NOT_FOUND = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -326
 const SERVE: IntLimits = { owner: 'serve() option' };
 
 /** Serves one MiniMCP instance over HTTP on its own node:http server. */
-export function serve<Scope>(mcp: MiniMCP<Scope>, ...options: ScopedOptions<Scope, ServeOptions<NoInfer<Scope>>>): Promise<RunningServer>;
+export function serve<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined>(
+  mcp: MiniMCP<Scope>,
+  ...options: ScopedOptions<Scope, ServeOptions<NoInfer<Scope>, Auth>>
+): Promise<RunningServer>;
 export async function serve<Scope>(mcp: MiniMCP<Scope>, options: ServeOptions<Scope> = {}): Promise<RunningServer> {
   // Under `minimcp dev` the dev server owns the address (src/dev/child.ts).
   const override = serveOverride<MiniMCP<Scope>, ServeOptions<Scope>, RunningServer>();

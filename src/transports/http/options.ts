@@ -8,6 +8,7 @@ import type { HttpAuth } from './auth-gate.js';
 import type { Implementation } from '../../types.js';
 import type { ServerCardOptions } from './card/options.js';
 import { ServerCard } from './card/server-card.js';
+import type { AuthInfo } from '../../context/auth-info.js';
 
 export interface DnsRebindingOptions {
   /**
@@ -61,9 +62,10 @@ export interface HttpOptions {
    * OAuth 2.1 resource server: `oauthResourceServer({ issuer, resource, ... })` from minimcp/auth.
    * Every request needs a valid access token (401 with a challenge otherwise), its facts become
    * `ctx.auth` and its `iss`+`sub` the principal; the Protected Resource Metadata is served at
-   * `auth.metadataPaths`. See docs/authorization.md.
+   * `auth.metadataPaths`. The `scope` factory runs after the token was verified and receives it
+   * (`scope(request, { auth })`). See docs/authorization.md.
    */
-  auth?: HttpAuth;
+  auth?: HttpAuth | undefined;
   /**
    * A Server Card (SEP-2127): `GET <mcp-url>/server-card` answers it, public even under `auth`, and
    * `/.well-known/mcp/catalog.json` and `/.well-known/ai-catalog.json` point at it. Off without this
@@ -72,6 +74,16 @@ export interface HttpOptions {
   card?: ServerCardOptions;
   /** Log of unexpected transport failures (answered 500 without details). Default: stderr. */
   onError?: (error: unknown) => void;
+}
+
+/**
+ * What the `scope` factory learns besides the request: the verified access token. It runs after
+ * authentication, so under the `auth` option `auth` is always the token (typed so when the option is
+ * given where the factory is); without the option it is undefined.
+ */
+export interface ScopeFacts<Auth extends HttpAuth | undefined = HttpAuth | undefined> {
+  /** The verified token, as handlers read it in `ctx.auth`: `subject`, `scopes`, `claims`, `principal`... */
+  readonly auth: [Auth] extends [HttpAuth] ? AuthInfo : AuthInfo | undefined;
 }
 
 /** Options checked and defaulted once per handler, read on every request. */

@@ -121,7 +121,7 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
     this.#auth = auth;
     let scope: Scope | Promise<Scope> | undefined;
     try {
-      scope = this.ex.scope();
+      scope = this.ex.scope(auth);
     } catch (error) {
       return this.scopeFailed(error);
     }
