@@ -40,7 +40,6 @@ export class MiniMCP<Scope = unknown> {
   readonly #capabilities: Capabilities<Scope>;
   readonly #methods = new MethodTable(BUILT_IN_METHODS);
   #skills: SkillSet<Scope> | undefined;
-  readonly #serverFilter: boolean;
   #nextId = 0;
 
   constructor(options: MiniMCPOptions<Scope>) {
@@ -55,7 +54,6 @@ export class MiniMCP<Scope = unknown> {
     const onDebug = options.onDebug ?? ((message: string) => console.error(`[minimcp] ${message}`));
     if (options.visible !== undefined && typeof options.visible !== 'function') throw new TypeError('MiniMCP option visible must be a function');
     const visibility = new Visibility<Scope>(options.visible, (error) => this.#core.reportError(error, undefined), options.scopes);
-    this.#serverFilter = options.visible !== undefined;
     this.#core = {
       ...wired,
       tools: new ToolRegistry<Scope>(changed('tools'), options.toJsonSchema, visibility),
@@ -188,7 +186,7 @@ export class MiniMCP<Scope = unknown> {
     const resources = this.#core.resources;
     return (this.#skills ??= new SkillSet<Scope>(this, {
       directoryRead, pageSize, listCache: cache.resources, getCache: cache.reads,
-      hidden: (uri, caller) => resources.hiddenFrom(uri, caller), serverFilter: this.#serverFilter,
+      hidden: (uri, caller) => resources.hiddenFrom(uri, caller), personal: () => resources.personal,
     }));
   }
 

@@ -199,6 +199,21 @@ describe('dynamic skills, visibility, telemetry', () => {
     expect((await result(mcp, 'skills/get', { uri: 'skill://secret/SKILL.md' }, admin)).skill.frontmatter.name).toBe('secret');
   });
 
+  it('token scopes decide what skills/list shows, so its answers are private (as resources/list)', async () => {
+    const token = (scopes: string[]) => ({ auth: { principal: 'p', issuer: 'https://i.example', subject: 'alice', clientId: 'app', scopes, expiresAt: Date.now() + 60_000, claims: {} } });
+    const mcp = new MiniMCP({ ...base, scopes: ['skills'] });
+    await mcp.skill({ path: 'open', files: { 'SKILL.md': skillMd('open') } });
+    const withScope = await result(mcp, 'skills/list', {}, token(['skills']));
+    const without = await result(mcp, 'skills/list', {}, token([]));
+    expect([withScope.skills.length, without.skills.length]).toEqual([1, 0]);
+    expect([withScope.cacheScope, without.cacheScope, (await result(mcp, 'resources/list', {}, token([]))).cacheScope]).toEqual(['private', 'private', 'private']);
+    // A scope on any resource, not a skill's, makes what callers see differ too.
+    const other = new MiniMCP(base);
+    await other.skill({ path: 'open', files: { 'SKILL.md': skillMd('open') } });
+    other.resource('app://secret', { scopes: ['admin'] }, () => 'secret');
+    expect((await result(other, 'skills/list', {}, token([]))).cacheScope).toBe('private');
+  });
+
   it('the server-wide visible filter hides a skill whose SKILL.md it hides: from list, get and directories too', async () => {
     type Scope = { team?: string };
     const mcp = new MiniMCP<Scope>({ ...base, visible: (primitive, caller) => !primitive.id.startsWith('skill://billing/') || caller.scope?.team === 'billing' });
