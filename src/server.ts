@@ -40,6 +40,8 @@ export class MiniMCP<Scope = unknown> {
   readonly #capabilities: Capabilities<Scope>;
   readonly #methods = new MethodTable(BUILT_IN_METHODS);
   #skills: SkillSet<Scope> | undefined;
+  /** The rules and default scopes, for extension methods (primitives reach them through their registries). */
+  readonly #visibility: Visibility<Scope>;
   #nextId = 0;
 
   constructor(options: MiniMCPOptions<Scope>) {
@@ -54,6 +56,7 @@ export class MiniMCP<Scope = unknown> {
     const onDebug = options.onDebug ?? ((message: string) => console.error(`[minimcp] ${message}`));
     if (options.visible !== undefined && typeof options.visible !== 'function') throw new TypeError('MiniMCP option visible must be a function');
     const visibility = new Visibility<Scope>(options.visible, (error) => this.#core.reportError(error, undefined), options.scopes);
+    this.#visibility = visibility;
     this.#core = {
       ...wired,
       tools: new ToolRegistry<Scope>(changed('tools'), options.toJsonSchema, visibility),
@@ -145,7 +148,7 @@ export class MiniMCP<Scope = unknown> {
    * telemetry apply as to any method. A name already served is refused. See docs/extensions.md.
    */
   method<const P extends SchemaLike | undefined = undefined>(name: string, options: MethodOptions<P, Scope>, handler: MethodHandler<Scope, NoInfer<P>>): this {
-    this.#methods.add(name, methodSpec(name, options as MethodOptions<SchemaLike | undefined, Scope>, handler as MethodHandler<Scope, unknown>));
+    this.#methods.add(name, methodSpec(name, options as MethodOptions<SchemaLike | undefined, Scope>, handler as MethodHandler<Scope, unknown>, this.#visibility));
     if (options.capability !== undefined) {
       this.#capabilities.declare(options.capability, options.eras ?? 'both', options.visible);
     }

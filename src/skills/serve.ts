@@ -65,12 +65,14 @@ export class SkillSet<Scope> {
 
   constructor(host: SkillHost<Scope>, settings: SkillSettings<Scope>) {
     this.#settings = settings;
+    // Not scoped as methods: like resources/list, they answer with what the caller's token may see.
     const capability = { extension: SKILLS_EXTENSION };
-    host.method('skills/list', { params: LIST_PARAMS, capability, cache: settings.listCache }, (params, ctx) => this.#list(params, ctx));
-    host.method('skills/get', { params: URI_PARAMS, capability, cache: settings.getCache }, (params, ctx) => this.#get(params, ctx));
+    const scopes: string[] = [];
+    host.method('skills/list', { params: LIST_PARAMS, capability, cache: settings.listCache, scopes }, (params, ctx) => this.#list(params, ctx));
+    host.method('skills/get', { params: URI_PARAMS, capability, cache: settings.getCache, scopes }, (params, ctx) => this.#get(params, ctx));
     if (settings.directoryRead) {
       const withDirectories = { extension: SKILLS_EXTENSION, settings: { directoryRead: true } };
-      host.method('resources/directory/read', { params: URI_PARAMS, capability: withDirectories },
+      host.method('resources/directory/read', { params: URI_PARAMS, capability: withDirectories, scopes },
         (params, ctx) => this.#readDirectory(params, ctx));
     }
   }
