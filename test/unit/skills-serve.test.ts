@@ -6,7 +6,8 @@
  */
 import { createHook } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import fs, { linkSync, mkdtempSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SpanKind } from '@opentelemetry/api';
@@ -250,6 +251,39 @@ describe('nothing outside a skill directory is readable', () => {
     const inside = skillsFolder();
     symlinkSync(join(inside, 'pdf-processing/templates/invoice.md'), join(inside, 'pdf-processing/copy.md'));
     await expect(new MiniMCP(base).skills(inside)).rejects.toThrow('copy.md: symbolic links are not served');
+  });
+
+  it('a hard link inside a skill to a file outside it (an app .env) is refused at registration, naming it', async () => {
+    const root = skillsFolder();
+    const outside = mkdtempSync(join(tmpdir(), 'minimcp-outside-'));
+    writeFileSync(join(outside, '.env'), 'DATABASE_PASSWORD=hunter2');
+    linkSync(join(outside, '.env'), join(root, 'pdf-processing/notes.md'));
+    await expect(new MiniMCP(base).skills(root)).rejects.toThrow(`Skill ${root}/pdf-processing/notes.md: files with more than one hard link are not served`);
+  });
+
+  it('a folder swapped for a link to the outside after the listing cannot redirect a read', async () => {
+    const root = skillsFolder();
+    const outside = mkdtempSync(join(tmpdir(), 'minimcp-outside-'));
+    writeFileSync(join(outside, 'invoice.md'), 'SECRET from outside');
+    mkdirSync(join(outside, 'regional'));
+    writeFileSync(join(outside, 'regional/eu.txt'), 'SECRET too');
+    const templates = join(root, 'pdf-processing/templates');
+    const openSync = fs.openSync;
+    // The moment the file is opened, its folder becomes a link to another one holding a file of the same name.
+    fs.openSync = ((path: string, ...rest: never[]) => {
+      if (String(path) === `${templates}/invoice.md`) {
+        renameSync(templates, `${templates}-moved`);
+        symlinkSync(outside, templates);
+      }
+      return (openSync as (...a: unknown[]) => number)(path, ...rest);
+    }) as typeof fs.openSync;
+    syncBuiltinESMExports();
+    try {
+      await expect(new MiniMCP(base).skill(join(root, 'pdf-processing'))).rejects.toThrow('invoice.md: changed while the skill was read');
+    } finally {
+      fs.openSync = openSync;
+      syncBuiltinESMExports();
+    }
   });
 
   it('a linked folder is never followed when looking for skills', async () => {
