@@ -26,7 +26,7 @@ export interface ProofStore {
 export interface ProofLimits {
   /** Proof ids kept for one principal (one per request within the proof age). Default 10,000. */
   maxProofsPerPrincipal: number;
-  /** Proof ids kept in all. Default 100,000: about 37 MB of heap with 128-character ids. */
+  /** Proof ids kept in all. Default 100,000: about 28 MB of heap with 128-character ids (half the ids, half the index and expiry heap). */
   maxTotalProofs: number;
 }
 
@@ -73,8 +73,8 @@ interface KeptId {
 }
 
 export class MemoryProofStore implements ProofStore {
-  /** Per principal, its live ids and until when each is kept. */
-  readonly #kept = new Map<string, Map<string, number>>();
+  /** Per principal, its live ids (each the same entry the heap holds: one object per id). */
+  readonly #kept = new Map<string, Map<string, KeptId>>();
   /** Every kept id, earliest leaving first: expiry is swept in order (a few steps per id, no walk). */
   readonly #leaving = new ExpiryHeap<KeptId>();
   readonly #limits: ProofLimits;
@@ -96,9 +96,10 @@ export class MemoryProofStore implements ProofStore {
     const count = mine?.size ?? 0;
     const refused = proofRefusal(count, this.#leaving.size, this.#kept.size, this.#limits, this.#shares);
     if (refused !== undefined) return refused;
-    if (mine === undefined) this.#kept.set(principal, new Map([[jti, until]]));
-    else mine.set(jti, until);
-    this.#leaving.push({ until, principal, jti });
+    const entry: KeptId = { until, principal, jti };
+    if (mine === undefined) this.#kept.set(principal, new Map([[jti, entry]]));
+    else mine.set(jti, entry);
+    this.#leaving.push(entry);
     return 'fresh';
   }
 
