@@ -30,7 +30,8 @@ if mine >= floor then
 end
 redis.call('ZADD', KEYS[1], untilMs, jti)
 redis.call('ZADD', KEYS[2], untilMs, ARGV[4])
-redis.call('ZADD', KEYS[3], 'GT', untilMs, ARGV[5])
+local holds = redis.call('ZSCORE', KEYS[3], ARGV[5])
+if not holds or tonumber(holds) < untilMs then redis.call('ZADD', KEYS[3], untilMs, ARGV[5]) end
 for i = 1, 3 do
   local last = redis.call('ZRANGE', KEYS[i], -1, -1, 'WITHSCORES')
   redis.call('PEXPIREAT', KEYS[i], math.floor(tonumber(last[2])) + 1)
