@@ -7,6 +7,7 @@
  * (the default bounds). Then, per call:
  *   memory, newcomer:  a principal that holds nothing asks to keep one id
  *   memory, heavy:     one of the 10 full principals asks again (refused)
+ *   memory, full:      the store holds maxTotalProofs ids (the 10, then 100 principals of 500 ids each) and a newcomer asks
  *   memory, steady:    ids expire as time goes on and 10 principals keep asking (the sweep's cost)
  *   redis, newcomer / heavy: the same two, one script round trip each, and the redis-server's CPU
  * Times are wall time per call on a shared machine (noisy), with the redis-server's own CPU apart.
@@ -40,12 +41,16 @@ function memory() {
   const newcomer = timed(2_000, (i) => count(`newcomer ${store.remember(`new-${i}`, 'x', FAR, 1)}`));
   store = full();
   const heavy = timed(2_000, (i) => count(`heavy ${store.remember('heavy-0', `again-${i}`, FAR, 1)}`));
+  store = full();
+  for (let p = 0; p < 100; p++) for (let i = 0; i < 500; i++) store.remember(`light-${p}`, `l${i}`, FAR, 0);
+  const fullSize = store.size;
+  const atTotal = timed(2_000, (i) => count(`full ${store.remember(`late-${i}`, 'x', FAR, 1)}`));
   // Steady: each id lives 60 s of a simulated clock; 10 principals ask 2,000 times a simulated second.
   store = new MemoryProofStore();
   let t = 0;
   for (let i = 0; i < 200_000; i++) store.remember(`p${i % PRINCIPALS}`, `w${i}`, (t = i / 2) + 60_000, t);
   const steady = timed(50_000, (i) => count(`steady ${store.remember(`p${i % PRINCIPALS}`, `s${i}`, t + i / 2 + 60_000, t + i / 2)}`));
-  return { newcomer, heavy, steady, verdicts: Object.fromEntries(verdicts), size: store.size };
+  return { newcomer, heavy, atTotal, fullSize, steady, verdicts: Object.fromEntries(verdicts) };
 }
 
 async function redis() {
@@ -85,6 +90,7 @@ const round = (x) => (typeof x === 'number' ? Math.round(x * 100) / 100 : x);
 const mem = memory();
 console.log(`memory store at the bound (${PRINCIPALS} × ${PER.toLocaleString('en')} ids), µs per call:`);
 console.log(`  newcomer ${round(mem.newcomer)}  heavy principal ${round(mem.heavy)}  steady with expiry ${round(mem.steady)}`);
+console.log(`  full (${mem.fullSize.toLocaleString('en')} ids kept): newcomer ${round(mem.atTotal)}`);
 console.log('  verdicts', mem.verdicts);
 if (!opt['no-redis']) {
   const r = await redis();
