@@ -37,11 +37,11 @@ interface Listed {
   readonly ino: number;
 }
 
-const HARD_LINK = 'files with more than one hard link are not served (its other name may be outside the skill: copy the file instead)';
+const HARD_LINK = "files with more than one hard link are not served (its other name may be outside the skill: copy the file instead, or pass hardLinks: 'allow' for a folder no one untrusted can write to)";
 const SYMBOLIC_LINK = 'symbolic links are not served (copy the file into the skill instead)';
 
-/** Every file of a skill directory, by relative path; throws a SkillError for links, special files and the limits. */
-export async function readSkillFiles(dir: string): Promise<Record<string, Uint8Array>> {
+/** Every file of a skill directory, by relative path; throws a SkillError for links (hard ones unless allowed), special files and the limits. */
+export async function readSkillFiles(dir: string, allowHardLinks = false): Promise<Record<string, Uint8Array>> {
   const fs = await loadFs();
   // No link is followed, even one swapped in after the listing (ELOOP); a FIFO swapped in does not block.
   const { constants } = fs;
@@ -49,8 +49,8 @@ export async function readSkillFiles(dir: string): Promise<Record<string, Uint8A
   const files: Record<string, Uint8Array> = {};
   let count = 0;
   let bytes = 0;
-  for (const listed of listFiles(fs, dir)) {
-    const content = readListedFile(fs, dir, listed, flag);
+  for (const listed of listFiles(fs, dir, allowHardLinks)) {
+    const content = readListedFile(fs, dir, listed, flag, allowHardLinks);
     bytes += content.length;
     checkLimits(++count, bytes, dir);
     files[listed.path] = content;
@@ -59,7 +59,7 @@ export async function readSkillFiles(dir: string): Promise<Record<string, Uint8A
 }
 
 /** The files of a skill directory with their identities, sorted by path; the file limit is checked while listing. */
-function listFiles(fs: Fs, dir: string): Listed[] {
+function listFiles(fs: Fs, dir: string, allowHardLinks: boolean): Listed[] {
   const found: Listed[] = [];
   const root = fs.lstatSync(dir);
   const pending: Listed[] = [{ path: '', dev: root.dev, ino: root.ino }];
@@ -78,7 +78,7 @@ function listFiles(fs: Fs, dir: string): Listed[] {
       const stat = fs.lstatSync(`${dir}/${path}`);
       if (entry.isDirectory()) pending.push({ path, dev: stat.dev, ino: stat.ino });
       else {
-        if (stat.nlink > 1) throw new SkillError(`${dir}/${path}`, HARD_LINK);
+        if (stat.nlink > 1 && !allowHardLinks) throw new SkillError(`${dir}/${path}`, HARD_LINK);
         found.push({ path, dev: stat.dev, ino: stat.ino });
         checkLimits(found.length, 0, dir);
       }
@@ -92,7 +92,7 @@ function sameAsListed(stat: { dev: number; ino: number }, listed: Listed, path: 
 }
 
 /** Reads a listed file through its descriptor, once that descriptor is shown to be the listed file, with one name. */
-function readListedFile(fs: Fs, dir: string, listed: Listed, flag: number): Uint8Array {
+function readListedFile(fs: Fs, dir: string, listed: Listed, flag: number, allowHardLinks: boolean): Uint8Array {
   const path = `${dir}/${listed.path}`;
   let fd: number;
   try {
@@ -104,7 +104,7 @@ function readListedFile(fs: Fs, dir: string, listed: Listed, flag: number): Uint
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) throw new SkillError(path, 'only regular files and directories are served');
-    if (stat.nlink > 1) throw new SkillError(path, HARD_LINK);
+    if (stat.nlink > 1 && !allowHardLinks) throw new SkillError(path, HARD_LINK);
     sameAsListed(stat, listed, path);
     return new Uint8Array(fs.readFileSync(fd));
   } finally {

@@ -259,6 +259,10 @@ describe('nothing outside a skill directory is readable', () => {
     writeFileSync(join(outside, '.env'), 'DATABASE_PASSWORD=hunter2');
     linkSync(join(outside, '.env'), join(root, 'pdf-processing/notes.md'));
     await expect(new MiniMCP(base).skills(root)).rejects.toThrow(`Skill ${root}/pdf-processing/notes.md: files with more than one hard link are not served`);
+    // A folder whose files are links by design (a package installed by pnpm) opts in; the other checks stay.
+    const mcp = await new MiniMCP(base).skills(root, { hardLinks: 'allow' });
+    expect((await result(mcp, 'resources/read', { uri: 'skill://pdf-processing/notes.md' })).contents[0].text).toBe('DATABASE_PASSWORD=hunter2');
+    await expect(new MiniMCP(base).skills(root, { hardLinks: 'yes' as never })).rejects.toThrow(/hardLinks must be 'refuse' or 'allow'/);
   });
 
   it('a folder swapped for a link to the outside after the listing cannot redirect a read', async () => {
