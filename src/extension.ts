@@ -6,10 +6,10 @@
  */
 import type { Context } from './context/context.js';
 import type { MethodSpec, NotificationFacts, NotificationSpec } from './core.js';
-import { internalError, invalidParams } from './protocol/errors.js';
+import { InsufficientScopeError, internalError, invalidParams } from './protocol/errors.js';
 import type { Era, Eras, Revision } from './protocol/revisions/revision.js';
 import { isObject, type JsonObject } from './protocol/jsonrpc.js';
-import type { Caller, VisibleRule } from './primitives/visibility.js';
+import { scopeList, type Caller, type MethodPrimitive, type Visibility, type VisibleRule } from './primitives/visibility.js';
 import { validatorOf, type InferOutput, type SchemaLike, type StandardSchemaV1, type Validation } from './schema/standard-schema.js';
 import type { CacheHint } from './types.js';
 
@@ -34,6 +34,12 @@ export interface MethodOptions<P extends SchemaLike | undefined = undefined, Sco
   mrtr?: boolean;
   /** Who may call it; to everyone else it does not exist (-32601), nor does its capability. */
   visible?: VisibleRule<Scope>;
+  /**
+   * The OAuth scopes a caller's token needs to call it (default: the server-wide `scopes` option; `[]`
+   * opts out). A token without them gets 403 `insufficient_scope` over HTTP, as for a tool; requests
+   * without a token (stdio, HTTP without `auth`) are not subject to scopes.
+   */
+  scopes?: string[];
 }
 
 export type MethodParams<P> = P extends StandardSchemaV1 ? InferOutput<P> : JsonObject;
@@ -86,15 +92,23 @@ function checkOptions(name: string, options: MethodOptions<SchemaLike | undefine
 }
 
 /** A user's method as an entry of the method table. */
-export function methodSpec<Scope>(name: string, options: MethodOptions<SchemaLike | undefined, Scope>, handler: MethodHandler<Scope, unknown>): MethodSpec {
+export function methodSpec<Scope>(
+  name: string,
+  options: MethodOptions<SchemaLike | undefined, Scope>,
+  handler: MethodHandler<Scope, unknown>,
+  /** The server's rules: its default scopes apply to a method that names none. */
+  visibility?: Visibility<Scope>,
+): MethodSpec {
   checkOptions(name, options);
   if (typeof handler !== 'function') throw new Error(`Method ${name}: the handler must be a function`);
   const validate = options.params === undefined ? undefined : validatorOf(options.params);
   const { visible, cache } = options;
-  // A result only some callers may see is never cached publicly, where results carry cache hints.
+  const scoped: MethodPrimitive & { scopes?: readonly string[] } = { kind: 'method', id: name, definition: { name }, scopes: scopeList(`Method ${name}`, options.scopes) };
+  // A result only some callers may use is never cached publicly (a shared cache would hand it to the others).
+  const personal = visible !== undefined || (visibility?.needed(scoped)?.length ?? 0) > 0;
   const finish = (value: unknown, revision: Revision): JsonObject => {
     const result = resultObject(name, value);
-    return visible !== undefined && revision.caches && cache !== undefined ? { ...result, cacheScope: 'private' } : result;
+    return personal && revision.caches && cache !== undefined ? { ...result, cacheScope: 'private' } : result;
   };
   const invoke = (params: unknown, ctx: Context<Scope>, revision: Revision): JsonObject | Promise<JsonObject> => {
     const value = handler(params as never, ctx);
@@ -111,6 +125,8 @@ export function methodSpec<Scope>(name: string, options: MethodOptions<SchemaLik
     run(core, call) {
       const { revision } = call;
       if (!allowed(visible, call.ctx, (error) => core.reportError(error, undefined))) throw revision.methodNotFound(name);
+      const missing = visibility?.missing(scoped, call.ctx);
+      if (missing !== undefined) throw new InsufficientScopeError(missing);
       const params = ownParams(call.params);
       if (validate === undefined) return invoke(params, call.ctx, revision);
       const checking = validate(params);

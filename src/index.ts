@@ -51,7 +51,7 @@ export {
   type AppCsp, type AppDefinition, type AppHtml, type AppPermissions, type AppResourceMeta, type AppResourceOptions,
   type AppToolOptions, type AppToolVisibility,
 } from './primitives/apps.js';
-export type { Caller, DefaultScopes, Primitive, PrimitiveKind, VisibilityFilter, VisibleRule } from './primitives/visibility.js';
+export type { Caller, DefaultScopes, MethodPrimitive, Primitive, PrimitiveKind, VisibilityFilter, VisibleRule } from './primitives/visibility.js';
 export type {
   Telemetry, TelemetrySpan, TraceCarrier, SpanKind, Attributes, AttributeValue,
 } from './telemetry/types.js';

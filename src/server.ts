@@ -40,7 +40,8 @@ export class MiniMCP<Scope = unknown> {
   readonly #capabilities: Capabilities<Scope>;
   readonly #methods = new MethodTable(BUILT_IN_METHODS);
   #skills: SkillSet<Scope> | undefined;
-  readonly #serverFilter: boolean;
+  /** The rules and default scopes, for extension methods (primitives reach them through their registries). */
+  readonly #visibility: Visibility<Scope>;
   #nextId = 0;
 
   constructor(options: MiniMCPOptions<Scope>) {
@@ -55,7 +56,7 @@ export class MiniMCP<Scope = unknown> {
     const onDebug = options.onDebug ?? ((message: string) => console.error(`[minimcp] ${message}`));
     if (options.visible !== undefined && typeof options.visible !== 'function') throw new TypeError('MiniMCP option visible must be a function');
     const visibility = new Visibility<Scope>(options.visible, (error) => this.#core.reportError(error, undefined), options.scopes);
-    this.#serverFilter = options.visible !== undefined;
+    this.#visibility = visibility;
     this.#core = {
       ...wired,
       tools: new ToolRegistry<Scope>(changed('tools'), options.toJsonSchema, visibility),
@@ -147,7 +148,7 @@ export class MiniMCP<Scope = unknown> {
    * telemetry apply as to any method. A name already served is refused. See docs/extensions.md.
    */
   method<const P extends SchemaLike | undefined = undefined>(name: string, options: MethodOptions<P, Scope>, handler: MethodHandler<Scope, NoInfer<P>>): this {
-    this.#methods.add(name, methodSpec(name, options as MethodOptions<SchemaLike | undefined, Scope>, handler as MethodHandler<Scope, unknown>));
+    this.#methods.add(name, methodSpec(name, options as MethodOptions<SchemaLike | undefined, Scope>, handler as MethodHandler<Scope, unknown>, this.#visibility));
     if (options.capability !== undefined) {
       this.#capabilities.declare(options.capability, options.eras ?? 'both', options.visible);
     }
@@ -188,7 +189,7 @@ export class MiniMCP<Scope = unknown> {
     const resources = this.#core.resources;
     return (this.#skills ??= new SkillSet<Scope>(this, {
       directoryRead, pageSize, listCache: cache.resources, getCache: cache.reads,
-      hidden: (uri, caller) => resources.hiddenFrom(uri, caller), serverFilter: this.#serverFilter,
+      hidden: (uri, caller) => resources.hiddenFrom(uri, caller), personal: () => resources.personal,
     }));
   }
 

@@ -71,6 +71,11 @@ export class Challenges {
     return refusal(ErrorCode.InternalError, 'Service Unavailable: the token could not be checked now, retry later', 503, { 'retry-after': '5' });
   }
 
+  /** The cap on introspections per second was reached: try again in a second (the token may well be valid). */
+  busy(): Refusal {
+    return refusal(ErrorCode.InternalError, 'Service Unavailable: too many new tokens to check now, retry later', 503, { 'retry-after': '1' });
+  }
+
   /** 403: the operation needs `needed`; the token's other relevant scopes are named too so a step-up keeps them. */
   insufficientScope(needed: readonly string[], granted: readonly string[]): HeaderMap {
     const scopes = [...new Set([...granted.filter((s) => this.scopes.includes(s)), ...needed])];

@@ -13,9 +13,13 @@ import type { ProofKeys } from './proof-keys.js';
 
 export interface ProofSettings {
   readonly algorithms: readonly string[];
-  /** A proof is accepted this many seconds after its `iat`. */
+  /**
+   * A proof's id is kept this many seconds from min(`iat`, arrival); the proof itself is accepted up
+   * to `maxAgeSeconds − clockToleranceSeconds` after its `iat` (the skew allowed for a future `iat`
+   * comes out of the age), so no replay outlives its kept id, whatever `iat` the client chose.
+   */
   readonly maxAgeSeconds: number;
-  /** ... and this many before it (clock skew). */
+  /** A proof may be dated this many seconds ahead (clock skew); more than maxAgeSeconds would leave no window. */
   readonly clockToleranceSeconds: number;
 }
 
@@ -30,7 +34,7 @@ export interface ProofTarget {
   readonly jkt: string;
 }
 
-/** A checked proof: its id and until when (ms) a replay of it would still pass the other checks. */
+/** A checked proof: its id and until when (ms) it is kept, beyond the last moment a replay of it would pass the other checks. */
 export interface CheckedProof {
   readonly jti: string;
   readonly until: number;
@@ -68,11 +72,14 @@ export async function checkProof(proof: string, target: ProofTarget, settings: P
   if (typeof payload.htu !== 'string' || withoutQuery(payload.htu) !== target.url) throw new TokenRejected('DPoP proof: htu is not the request URL');
   const now = Date.now() / 1000;
   const iat = payload.iat;
-  if (typeof iat !== 'number' || iat < now - settings.maxAgeSeconds || iat > now + settings.clockToleranceSeconds) {
+  const { maxAgeSeconds, clockToleranceSeconds } = settings;
+  // Accepted while now < iat + maxAge − tolerance ≤ min(iat, arrival) + maxAge: the id is kept at least that long.
+  if (typeof iat !== 'number' || iat + maxAgeSeconds - clockToleranceSeconds <= now || iat > now + clockToleranceSeconds) {
     throw new TokenRejected('DPoP proof: iat is missing or outside the accepted window');
   }
   if (payload.ath !== target.ath) throw new TokenRejected('DPoP proof: ath is not the hash of the access token');
   const jti = payload.jti;
   if (typeof jti !== 'string' || jti === '' || jti.length > MAX_JTI_LENGTH) throw new TokenRejected(`DPoP proof: jti is missing or longer than ${MAX_JTI_LENGTH}`);
-  return { jti, until: Math.ceil((iat + settings.maxAgeSeconds) * 1000) };
+  // From min(iat, now): a client dating its proof ahead cannot make its id stay longer.
+  return { jti, until: Math.ceil((Math.min(iat, now) + maxAgeSeconds) * 1000) };
 }

@@ -70,7 +70,11 @@ export interface ResourceServerOptions {
    * Default off: a DPoP-bound token is then refused, since its binding could not be checked.
    */
   dpop?: 'allowed' | 'required';
-  /** A DPoP proof is accepted this many seconds after its `iat` (and `clockToleranceSeconds` before). Default 60. */
+  /**
+   * A DPoP proof's id is kept this many seconds from min(`iat`, arrival); the proof is accepted up to
+   * `dpopMaxAgeSeconds − clockToleranceSeconds` after its `iat` and `clockToleranceSeconds` before it,
+   * so a proof dated ahead lives no longer than one dated now. Default 60; more than clockToleranceSeconds.
+   */
   dpopMaxAgeSeconds?: number;
   /** Algorithms a DPoP proof may be signed with (`dpop_signing_alg_values_supported`). Default: those of `algorithms`' default (asymmetric only). */
   dpopAlgorithms?: string[];
@@ -146,12 +150,9 @@ function dpopOf(options: ResourceServerOptions, clockToleranceSeconds: number): 
   for (const alg of algorithms) {
     if (!ASYMMETRIC_ALGORITHMS.includes(alg)) throw new TypeError(`${OWNER} dpopAlgorithms: ${alg} is not allowed (only asymmetric ones: ${ASYMMETRIC_ALGORITHMS.join(', ')})`);
   }
-  return {
-    required: mode === 'required',
-    algorithms,
-    maxAgeSeconds: intOption(options, 'dpopMaxAgeSeconds', 60, { owner: OWNER, min: 1 }),
-    clockToleranceSeconds,
-  };
+  const maxAgeSeconds = intOption(options, 'dpopMaxAgeSeconds', 60, { owner: OWNER, min: 1 });
+  if (maxAgeSeconds <= clockToleranceSeconds) throw new TypeError(`${OWNER} dpopMaxAgeSeconds must be greater than clockToleranceSeconds (${clockToleranceSeconds})`);
+  return { required: mode === 'required', algorithms, maxAgeSeconds, clockToleranceSeconds };
 }
 
 export function resolveOptions(options: ResourceServerOptions): ResourceServerSettings {

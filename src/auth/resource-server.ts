@@ -8,7 +8,7 @@ import type { AuthRequest, HttpAuth } from '../transports/http/auth-gate.js';
 import type { HeaderMap } from '../transports/http/exchange.js';
 import { authInfoOf } from './claims.js';
 import { Challenges } from './challenges.js';
-import { Introspector } from './introspection.js';
+import { IntrospectionBusy, Introspector } from './introspection.js';
 import { IssuerUnavailable, JwtVerifier } from './jwt.js';
 import { resolveOptions, type ResourceServerOptions, type ResourceServerSettings } from './options.js';
 import { TokenCache } from './token-cache.js';
@@ -153,7 +153,7 @@ export class ResourceServer implements HttpAuth {
     } catch (error) {
       if (error instanceof IssuerUnavailable) {
         this.#onRejected(error.message);
-        throw this.#challenges.unavailable();
+        throw error instanceof IntrospectionBusy ? this.#challenges.busy() : this.#challenges.unavailable();
       }
       throw this.#refuse((error as Error)?.message ?? String(error));
     }

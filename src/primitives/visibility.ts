@@ -30,8 +30,22 @@ export interface Primitive {
 /** The server-wide filter: applied to every primitive, after the primitive's own `visible` rule. */
 export type VisibilityFilter<Scope> = (primitive: Primitive, caller: Caller<Scope>) => boolean;
 
-/** The server-wide `scopes` option: the scopes of every primitive that names none, or a function of the primitive. */
-export type DefaultScopes = readonly string[] | ((primitive: Primitive) => readonly string[] | undefined);
+/** An extension method (`mcp.method()`) as the server-wide `scopes` function sees it. */
+export interface MethodPrimitive {
+  readonly kind: 'method';
+  /** The method name. */
+  readonly id: string;
+  readonly definition: JsonObject;
+}
+
+/**
+ * The server-wide `scopes` option: the scopes of every primitive and extension method that names
+ * none, or a function of it.
+ */
+export type DefaultScopes = readonly string[] | ((primitive: Primitive | MethodPrimitive) => readonly string[] | undefined);
+
+/** What scopes are checked on: a primitive or an extension method, with its own `scopes` if any. */
+export type Scoped = (Primitive | MethodPrimitive) & { readonly scopes?: readonly string[] | undefined };
 
 /** An entry a registry can filter. */
 export interface Filterable<Scope> extends Primitive {
@@ -89,14 +103,19 @@ export class Visibility<Scope> {
   }
 
   /** The scopes the entry needs when the caller's token lacks one of them; undefined when it may go on. */
-  missing(entry: Filterable<Scope>, caller: Caller<Scope>): readonly string[] | undefined {
+  missing(entry: Scoped, caller: Caller<Scope>): readonly string[] | undefined {
     const auth = caller.auth;
     if (auth === undefined) return undefined;
-    const needed = entry.scopes ?? this.#defaultsOf(entry);
+    const needed = this.needed(entry);
     return needed === undefined || hasScopes(auth, needed) ? undefined : needed;
   }
 
-  #defaultsOf(entry: Filterable<Scope>): readonly string[] | undefined {
+  /** The scopes an entry needs: its own, else the server's default (undefined: none). */
+  needed(entry: Scoped): readonly string[] | undefined {
+    return entry.scopes ?? this.#defaultsOf(entry);
+  }
+
+  #defaultsOf(entry: Scoped): readonly string[] | undefined {
     const defaults = this.#defaults;
     if (typeof defaults !== 'function') return defaults;
     try {

@@ -5,6 +5,9 @@
  * line, never guessed at: a mapping of keys to scalars (plain, 'single', "double" quoted, `|` and `>`
  * block scalars), one level of nested mapping (`metadata:`) and block lists of scalars. Plain scalars
  * resolve by the YAML 1.2 core schema (null, booleans, integers, floats), as YAML parsers do.
+ * Mappings are read into objects without a prototype, and a `__proto__` key is refused with its line:
+ * YAML parsers disagree on it, and on a plain object it would set the prototype (through which a
+ * required field could seem present).
  */
 import type { JsonObject } from '../protocol/jsonrpc.js';
 
@@ -51,13 +54,14 @@ export function parseFrontmatter(yaml: string, firstLine = 1): JsonObject {
 const KEY = /^([A-Za-z0-9_][A-Za-z0-9_.\/-]*|"[^"\\]*"|'[^']*'):(?:[ ]+(.*))?$/;
 
 function readMapping(lines: Line[], start: number, indent: number, raw: string[], firstLine: number): { value: Record<string, Value>; next: number } {
-  const out: Record<string, Value> = {};
+  const out: Record<string, Value> = Object.create(null);
   let i = start;
   while (i < lines.length && lines[i]!.indent === indent) {
     const line = lines[i]!;
     const match = KEY.exec(line.text);
     if (!match) fail(line.number, line.text.startsWith('- ') ? 'a list is only allowed as the value of a key' : 'expected `key: value`');
     const key = match![1]!.replace(/^["']|["']$/g, '');
+    if (key === '__proto__') fail(line.number, 'the key "__proto__" is refused (it would set the object\'s prototype, and YAML parsers disagree on it)');
     if (Object.hasOwn(out, key)) fail(line.number, `duplicate key "${key}"`);
     const rest = match![2];
     i++;

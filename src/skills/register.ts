@@ -15,15 +15,23 @@ export interface SkillOptions<Scope = unknown> {
   visible?: VisibleRule<Scope>;
   /** Serve `resources/directory/read` (default true). Decided by the first skills registration of a server. */
   directoryRead?: boolean;
+  /**
+   * A file with more than one hard link may have its other name outside the skill (an app's `.env`),
+   * so it is refused (`'refuse'`, the default). `'allow'` is for a folder no one untrusted can write to
+   * whose files are links by design: a package installed by pnpm links every file to its store.
+   */
+  hardLinks?: 'refuse' | 'allow';
 }
 
 const joined = (prefix: string | undefined, path: string): string => (prefix ? `${prefix.replace(/^\/+|\/+$/g, '')}/${path}` : path);
 
 const lastSegment = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
-async function fromDirectory<Scope>(dir: string, path: string, visible: VisibleRule<Scope> | undefined): Promise<Skill<Scope>> {
+async function fromDirectory<Scope>(dir: string, path: string, options: SkillOptions<Scope>): Promise<Skill<Scope>> {
   checkSkillPath(path, dir);
-  return buildSkill<Scope>({ path, files: await readSkillFiles(dir), visible }, dir);
+  const { hardLinks = 'refuse', visible } = options;
+  if (hardLinks !== 'refuse' && hardLinks !== 'allow') throw new TypeError(`Skill option hardLinks must be 'refuse' or 'allow', got ${String(hardLinks)}`);
+  return buildSkill<Scope>({ path, files: await readSkillFiles(dir, hardLinks === 'allow'), visible }, dir);
 }
 
 /** Every directory under `root` holding a SKILL.md becomes a skill at its path relative to `root`. */
@@ -32,7 +40,7 @@ export async function skillsUnder<Scope>(root: string | URL, options: SkillOptio
   const found = await findSkillDirectories(base);
   if (found.length === 0) throw new SkillError(base, 'no directory under it holds a SKILL.md');
   const skills: Skill<Scope>[] = [];
-  for (const relative of found) skills.push(await fromDirectory(`${base}/${relative}`, joined(options.prefix, relative), options.visible));
+  for (const relative of found) skills.push(await fromDirectory(`${base}/${relative}`, joined(options.prefix, relative), options));
   return skills;
 }
 
@@ -40,7 +48,7 @@ export async function skillsUnder<Scope>(root: string | URL, options: SkillOptio
 export async function oneSkill<Scope>(source: string | URL | SkillDefinition<Scope>, options: SkillOptions<Scope>): Promise<Skill<Scope>> {
   if (typeof source === 'string' || source instanceof URL) {
     const dir = directoryPath(source);
-    return fromDirectory(dir, joined(options.prefix, lastSegment(dir)), options.visible);
+    return fromDirectory(dir, joined(options.prefix, lastSegment(dir)), options);
   }
   if (typeof source !== 'object' || source === null || typeof source.path !== 'string' || typeof source.files !== 'object') {
     throw new TypeError('mcp.skill() takes a directory, or { path, files }');

@@ -38,7 +38,7 @@ export function checkSkillPath(path: string, where: string): string[] {
 }
 
 function checkString(frontmatter: JsonObject, field: string, max: number, where: string, required: boolean): void {
-  const value = frontmatter[field];
+  const value = Object.hasOwn(frontmatter, field) ? frontmatter[field] : undefined; // own keys only, never a prototype's
   if (value === undefined && !required) return;
   if (typeof value !== 'string' || value.trim().length === 0) {
     throw new SkillError(where, `frontmatter "${field}" must be a non-empty string${required ? ' (it is required)' : ''}`);

@@ -33,8 +33,11 @@ export interface SkillSettings<Scope> {
   getCache: CacheHint;
   /** Whether a resource exists but this caller may not see it (the server-wide `visible` filter): a skill whose SKILL.md is hidden is hidden. */
   hidden(uri: string, caller: Caller<Scope>): boolean;
-  /** The server has a `visible` filter: what a caller sees of skills may differ by caller. */
-  serverFilter: boolean;
+  /**
+   * Whether what a caller sees of the resources may differ by caller (a `visible` rule, the server's
+   * filter, scopes: the resources' own answer, since skills are resources): then answers are private.
+   */
+  personal(): boolean;
 }
 
 /**
@@ -59,16 +62,17 @@ export class SkillSet<Scope> {
   /** Directory URI -> the skill it belongs to (a nested skill's directories belong to both: the innermost wins). */
   readonly #directories = new Map<string, Skill<Scope>>();
   readonly #settings: SkillSettings<Scope>;
-  #personal = false;
 
   constructor(host: SkillHost<Scope>, settings: SkillSettings<Scope>) {
     this.#settings = settings;
+    // Not scoped as methods: like resources/list, they answer with what the caller's token may see.
     const capability = { extension: SKILLS_EXTENSION };
-    host.method('skills/list', { params: LIST_PARAMS, capability, cache: settings.listCache }, (params, ctx) => this.#list(params, ctx));
-    host.method('skills/get', { params: URI_PARAMS, capability, cache: settings.getCache }, (params, ctx) => this.#get(params, ctx));
+    const scopes: string[] = [];
+    host.method('skills/list', { params: LIST_PARAMS, capability, cache: settings.listCache, scopes }, (params, ctx) => this.#list(params, ctx));
+    host.method('skills/get', { params: URI_PARAMS, capability, cache: settings.getCache, scopes }, (params, ctx) => this.#get(params, ctx));
     if (settings.directoryRead) {
       const withDirectories = { extension: SKILLS_EXTENSION, settings: { directoryRead: true } };
-      host.method('resources/directory/read', { params: URI_PARAMS, capability: withDirectories },
+      host.method('resources/directory/read', { params: URI_PARAMS, capability: withDirectories, scopes },
         (params, ctx) => this.#readDirectory(params, ctx));
     }
   }
@@ -85,8 +89,6 @@ export class SkillSet<Scope> {
   add(skill: Skill<Scope>, host: SkillHost<Scope>): void {
     if (this.#skills.has(skill.uri)) throw new Error(`Skill ${skill.uri} is already served`);
     this.#skills.set(skill.uri, skill);
-    if (skill.visible !== undefined) this.#personal = true;
-    this.#personal ||= this.#settings.serverFilter;
     for (const [uri] of skill.directories) this.#directories.set(uri, skill);
     const { name, description } = skill.frontmatter as { name: string; description: string };
     for (const file of skill.files) {
@@ -107,9 +109,9 @@ export class SkillSet<Scope> {
     }
   }
 
-  /** The caller's view: with a visibility rule anywhere, answers are private to the caller. */
+  /** The caller's view: with a visibility rule or scopes anywhere, answers are private to the caller. */
   #private(result: JsonObject, ctx: Context<Scope>): JsonObject {
-    return this.#personal && revisionOf(ctx.era).caches ? { ...result, cacheScope: 'private' } : result;
+    return revisionOf(ctx.era).caches && this.#settings.personal() ? { ...result, cacheScope: 'private' } : result;
   }
 
   #list(params: JsonObject, ctx: Context<Scope>): JsonObject {

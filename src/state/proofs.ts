@@ -4,8 +4,15 @@
  * one caller's proofs can neither fill nor match another's. Bounded in count per principal and in
  * all, and in bytes through the length of a `jti` (at most MAX_JTI_LENGTH characters, the resource
  * server refuses longer ones); an id leaves when its proof would be too old to pass anyway.
+ *
+ * The total is shared fairly (proofShares): nothing is ever evicted (an evicted id could be
+ * replayed), so room is kept instead. Every principal may keep its first `floor` ids while the store
+ * has any room; past that, only while the store is below `maxTotalProofs − reserve` and the principal
+ * holds less than its share of that (divided by the principals holding ids). A few busy principals
+ * therefore fill at most the shared part, and a newcomer or a principal under its share still gets in.
  */
 import { limitsOver } from '../option-checks.js';
+import { ExpiryHeap } from './expiry-heap.js';
 
 /** What `remember` found: a new id, a replay, or the bound that had no room for it. */
 export type ProofVerdict = 'fresh' | 'replayed' | 'maxProofsPerPrincipal' | 'maxTotalProofs';
@@ -19,7 +26,7 @@ export interface ProofStore {
 export interface ProofLimits {
   /** Proof ids kept for one principal (one per request within the proof age). Default 10,000. */
   maxProofsPerPrincipal: number;
-  /** Proof ids kept in all (memory store only). Default 100,000: about 37 MB of heap with 128-character ids. */
+  /** Proof ids kept in all. Default 100,000: about 28 MB of heap with 128-character ids (half the ids, half the index and expiry heap). */
   maxTotalProofs: number;
 }
 
@@ -33,55 +40,76 @@ export function proofLimits(given: Partial<ProofLimits> = {}): ProofLimits {
   return limitsOver(DEFAULT_PROOF_LIMITS, given, 'Proof limit');
 }
 
+/** How the total is shared: half is kept for principals' first `floor` ids (1% of that half each). */
+export interface ProofShares {
+  /** Ids only a principal below its floor may take: `maxTotalProofs / 2` (50,000 by default). */
+  readonly reserve: number;
+  /** The ids every principal gets while any room is left: `reserve / 100` (500), at least 1, at most maxProofsPerPrincipal. */
+  readonly floor: number;
+}
+
+export function proofShares(limits: ProofLimits): ProofShares {
+  const reserve = Math.floor(limits.maxTotalProofs / 2);
+  return { reserve, floor: Math.min(limits.maxProofsPerPrincipal, Math.max(1, Math.floor(reserve / 100))) };
+}
+
+/**
+ * The bound that refuses one more id of a principal holding `mine` ids, while `kept` ids of
+ * `holders` principals (it included when mine > 0) are kept; undefined when there is room.
+ */
+export function proofRefusal(mine: number, kept: number, holders: number, limits: ProofLimits, shares: ProofShares): ProofVerdict | undefined {
+  if (mine >= limits.maxProofsPerPrincipal) return 'maxProofsPerPrincipal';
+  if (kept >= limits.maxTotalProofs) return 'maxTotalProofs';
+  if (mine < shares.floor) return undefined;
+  const shared = limits.maxTotalProofs - shares.reserve;
+  if (kept >= shared || mine >= Math.floor(shared / Math.max(1, holders))) return 'maxTotalProofs';
+  return undefined;
+}
+
+interface KeptId {
+  readonly until: number;
+  readonly principal: string;
+  readonly jti: string;
+}
+
 export class MemoryProofStore implements ProofStore {
-  /**
-   * Per principal, its ids and until when each is kept. Insertion order is nearly expiry order (every
-   * `until` is `iat` + one fixed age), so expired ids are swept from the front of a principal's map.
-   */
-  readonly #kept = new Map<string, Map<string, number>>();
-  #total = 0;
+  /** Per principal, its live ids (each the same entry the heap holds: one object per id). */
+  readonly #kept = new Map<string, Map<string, KeptId>>();
+  /** Every kept id, earliest leaving first: expiry is swept in order (a few steps per id, no walk). */
+  readonly #leaving = new ExpiryHeap<KeptId>();
   readonly #limits: ProofLimits;
+  readonly #shares: ProofShares;
 
   constructor(limits: Partial<ProofLimits> = {}) {
     this.#limits = proofLimits(limits);
+    this.#shares = proofShares(this.#limits);
   }
 
   get size(): number {
-    return this.#total;
+    return this.#leaving.size;
   }
 
   remember(principal: string, jti: string, until: number, now = Date.now()): ProofVerdict {
-    let mine = this.#kept.get(principal);
-    const seen = mine?.get(jti);
-    if (seen !== undefined && seen > now) return 'replayed';
-    if (mine !== undefined) this.#sweep(mine, now, false);
-    let full = this.#full(mine);
-    if (full !== undefined) {
-      for (const [who, ids] of this.#kept) if (this.#sweep(ids, now, true) === 0) this.#kept.delete(who);
-      full = this.#full(mine);
-      if (full !== undefined) return full;
-    }
-    if (mine === undefined || !this.#kept.has(principal)) this.#kept.set(principal, (mine = new Map()));
-    if (mine.delete(jti)) this.#total--;
-    mine.set(jti, until);
-    this.#total++;
+    this.#expire(now);
+    const mine = this.#kept.get(principal);
+    if (mine?.has(jti)) return 'replayed';
+    const count = mine?.size ?? 0;
+    const refused = proofRefusal(count, this.#leaving.size, this.#kept.size, this.#limits, this.#shares);
+    if (refused !== undefined) return refused;
+    const entry: KeptId = { until, principal, jti };
+    if (mine === undefined) this.#kept.set(principal, new Map([[jti, entry]]));
+    else mine.set(jti, entry);
+    this.#leaving.push(entry);
     return 'fresh';
   }
 
-  #full(mine: Map<string, number> | undefined): ProofVerdict | undefined {
-    if ((mine?.size ?? 0) >= this.#limits.maxProofsPerPrincipal) return 'maxProofsPerPrincipal';
-    if (this.#total >= this.#limits.maxTotalProofs) return 'maxTotalProofs';
-    return undefined;
-  }
-
-  /** Drops expired ids: from the front until a live one, or (`all`) everywhere, when a bound is reached. */
-  #sweep(ids: Map<string, number>, now: number, all: boolean): number {
-    for (const [jti, until] of ids) {
-      if (until <= now) {
-        ids.delete(jti);
-        this.#total--;
-      } else if (!all) break;
+  /** Ids whose time has come (`until` ≤ now) leave, earliest first. */
+  #expire(now: number): void {
+    for (let due = this.#leaving.popDue(now); due !== undefined; due = this.#leaving.popDue(now)) {
+      const ids = this.#kept.get(due.principal);
+      if (ids === undefined) continue;
+      ids.delete(due.jti);
+      if (ids.size === 0) this.#kept.delete(due.principal);
     }
-    return ids.size;
   }
 }

@@ -36,8 +36,8 @@ afterAll(async () => {
   await issuer?.close();
 });
 
-const whoami = (token: string) =>
-  fetch(url, {
+const whoami = (token: string, at = url) =>
+  fetch(at, {
     method: 'POST',
     headers: {
       'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}`,
@@ -82,5 +82,44 @@ describe('opaque tokens by introspection', () => {
     const token = await issuer.clientToken('alice-app', 'https://other.example/mcp', 'mcp:tools');
     const response = await whoami(token);
     expect([response.status, response.headers.get('www-authenticate')]).toEqual([401, expect.stringContaining('error="invalid_token"')]);
+  });
+
+  it('remembers a refused token briefly: asking again about it costs the issuer nothing', async () => {
+    const junk = `junk-${Date.now()}`;
+    const before = issuer.introspections;
+    for (let i = 0; i < 5; i++) expect((await whoami(junk)).status).toBe(401);
+    expect(issuer.introspections).toBe(before + 1);
+    expect(rejected.at(-1)).toBe('the token is not active (introspection) (remembered)');
+  });
+
+  it('asks at most maxPerSecond times a second: past it a new token is 503 with Retry-After, without asking', async () => {
+    const capped = createServer();
+    await new Promise<void>((resolve) => capped.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(capped.address() as AddressInfo).port}/mcp`;
+    const auth = oauthResourceServer({ issuer: issuer.issuer, resource: at, introspection: { ...issuer.resourceServerClient, maxPerSecond: 2 } });
+    capped.on('request', createNodeHandler(new MiniMCP({ name: 'capped', version: '1.0.0' }).tool('whoami', {}, () => 'me'), { auth }));
+    try {
+      const before = issuer.introspections;
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => whoami(`flood-${Date.now()}-${i}`, at)));
+      const statuses = answers.map((r) => r.status).sort();
+      expect(statuses).toEqual([401, 401, 503, 503, 503, 503]);
+      expect(answers.find((r) => r.status === 503)?.headers.get('retry-after')).toBe('1');
+      expect(issuer.introspections).toBe(before + 2);
+      // A token already verified is never held back by the cap.
+      const token = await issuer.clientToken('alice-app', at, 'mcp:tools');
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect((await whoami(token, at)).status).toBe(200);
+      for (let i = 0; i < 3; i++) await whoami(`flood-again-${i}`, at);
+      expect((await whoami(token, at)).status).toBe(200);
+    } finally {
+      capped.closeAllConnections();
+      await new Promise((resolve) => capped.close(resolve));
+    }
+  });
+
+  it('checks the introspection options', () => {
+    const options = { issuer: issuer.issuer, resource: url };
+    expect(() => oauthResourceServer({ ...options, introspection: { ...issuer.resourceServerClient, maxPerSecond: 0 } })).toThrow(/maxPerSecond must be an integer >= 1/);
+    expect(() => oauthResourceServer({ ...options, introspection: { ...issuer.resourceServerClient, refusalTtlMs: -1 } })).toThrow(/refusalTtlMs must be an integer >= 0/);
   });
 });

@@ -30,6 +30,7 @@ function createMcp(): MiniMCP {
   mcp.tool('admin_reset', { description: 'Needs the admin scope', scopes: ['mcp:admin'] }, () => 'reset');
   mcp.tool('later', { description: 'A task', task: 'optional' }, async () => 'done');
   mcp.resource('docs://public', {}, () => 'public, no scope');
+  mcp.method('acme/reset', { scopes: ['mcp:admin'] }, () => ({ reset: true }));
   mcp.tool('secret', { description: 'Ends its stream early; the result waits for a resuming GET' }, async (_args, ctx) => {
     ctx.closeStream();
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -223,6 +224,22 @@ describe('scopes per operation', () => {
     expect([none.status, extractWWWAuthenticateParams(none).scope]).toEqual([403, 'mcp:tools']);
     const allowed = await callTool(await aliceToken('mcp:tools mcp:admin'), 'admin_reset');
     expect((await allowed.json()).result.content).toEqual([{ type: 'text', text: 'reset' }]);
+  });
+
+  it('an extension method without its scopes is the same 403 step-up, in both eras', async () => {
+    const refused = await modernPost(await aliceToken(), 5, 'acme/reset');
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", resource_metadata="${metadataUrl()}", scope="mcp:tools mcp:admin"`);
+    expect(await refused.json()).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32600, message: 'Forbidden: this operation needs the scope mcp:admin' } });
+    const token = await aliceToken();
+    const init = await post(token);
+    const session = init.headers.get('mcp-session-id')!;
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+    await post(token, { jsonrpc: '2.0', method: 'notifications/initialized' }, url, headers);
+    const old = await post(token, { jsonrpc: '2.0', id: 6, method: 'acme/reset', params: {} }, url, headers);
+    expect([old.status, extractWWWAuthenticateParams(old).error]).toEqual([403, 'insufficient_scope']);
+    const allowed = await modernPost(await aliceToken('mcp:tools mcp:admin'), 7, 'acme/reset');
+    expect((await allowed.json()).result).toMatchObject({ reset: true });
   });
 
   it('a primitive no scope applies to stays open to any valid token', async () => {

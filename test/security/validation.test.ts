@@ -68,6 +68,34 @@ describe('format checks are linear', () => {
   });
 });
 
+describe('format checks accept at most MAX_FORMAT_LENGTH characters', () => {
+  // Valid values of any length: each is refused one character past the bound, before its check runs.
+  const longValid: Record<string, (n: number) => string> = {
+    regex: (n) => 'a'.repeat(n),
+    uri: (n) => `https://example.com/${'a'.repeat(n - 20)}`,
+    'uri-reference': (n) => 'a'.repeat(n),
+    url: (n) => `https://example.com/${'a'.repeat(n - 20)}`,
+    'uri-template': (n) => `file:///{${'a'.repeat(n - 10)}}`,
+    'json-pointer': (n) => `/${'a'.repeat(n - 1)}`,
+    'json-pointer-uri-fragment': (n) => `#/${'a'.repeat(n - 2)}`,
+    'relative-json-pointer': (n) => `1/${'a'.repeat(n - 2)}`,
+  };
+  for (const [format, make] of Object.entries(longValid)) {
+    it(`"${format}": 8,192 characters pass, 8,193 do not`, async () => {
+      expect(make(8_192)).toHaveLength(8_192);
+      expect((await callWith(stringWith(format), { v: make(8_192) })).result.isError, 'at the bound').toBeUndefined();
+      const past = await callWith(stringWith(format), { v: make(8_193) });
+      expect(past.result.content[0].text).toBe(`Invalid arguments for tool 't': v: String does not match format "${format}".`);
+    });
+  }
+
+  it('a 3.9 MB string in a "regex" argument is refused by its length, not compiled', async () => {
+    const { hung, result } = await callWith(stringWith('regex'), { v: '[a]'.repeat(1_300_000) });
+    expect(hung).toBe(false);
+    expect(result.content[0].text).toBe(`Invalid arguments for tool 't': v: String does not match format "regex".`);
+  });
+});
+
 describe('large and deep invalid values', () => {
   it('a 300 KB array of invalid items is an invalid-arguments result, not an internal error', async () => {
     const input = { type: 'object', properties: { xs: { type: 'array', items: { type: 'string' } } } };

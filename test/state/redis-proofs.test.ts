@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisState, type RedisState } from '../../src/redis/index.js';
+import { MemoryProofStore } from '../../src/state/proofs.js';
 import { clusterAvailable, startRedis, type Redis } from './support/cluster.js';
 
 const available = clusterAvailable();
@@ -41,8 +42,26 @@ describe.skipIf(!available)('Redis proof store', () => {
       await ttl.quit();
     }
     await new Promise((resolve) => setTimeout(resolve, 320));
-    // 'a' has left (its time passed) while 'b' stays: room for one more, and 'a' is no replay now.
-    expect(await state.proofs.remember('alice', 'a', later)).toBe('fresh');
+    // 'a' has left (its time passed), so it is no replay now, while 'b' stays. Alice still holds her
+    // share (1 of the 2 shared ids, bob holding the other), so one more is hers only once bob's leave.
+    expect(await state.proofs.remember('alice', 'a', later)).toBe('maxTotalProofs');
     expect(await state.proofs.remember('alice', 'b', later)).toBe('replayed');
+    expect(await state.proofs.remember('dave', 'd', later)).toBe('fresh');
+  });
+
+  it('shares the total fairly, as the memory store does: busy principals cannot lock a newcomer out', async () => {
+    const limits = { maxProofsPerPrincipal: 10, maxTotalProofs: 40 };
+    const fair = await redisState({ url: redis.url, prefix: `${prefix}fair:`, proofLimits: limits, onError: () => {} });
+    try {
+      const memory = new MemoryProofStore(limits);
+      const later = Date.now() + 60_000;
+      const asks = [...['a', 'b', 'c', 'd'].flatMap((who) => Array.from({ length: 10 }, (_, i) => [who, `${i}`])), ['d', 'more'], ['newcomer', 'x'], ['newcomer-2', 'y']];
+      const fromRedis: string[] = [];
+      for (const [who, jti] of asks) fromRedis.push(`${who} ${await fair.proofs.remember(who!, jti!, later)}`);
+      expect(fromRedis).toEqual(asks.map(([who, jti]) => `${who} ${memory.remember(who!, jti!, later)}`));
+      expect(fromRedis.slice(-3)).toEqual(['d maxTotalProofs', 'newcomer fresh', 'newcomer-2 fresh']);
+    } finally {
+      await fair.close();
+    }
   });
 });

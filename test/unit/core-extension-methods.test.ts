@@ -150,3 +150,46 @@ describe('mcp.notification(): a client notification handler', () => {
     expect(() => new MiniMCP(base).notification('notifications/cancelled', {}, () => {})).toThrow('already has a handler');
   });
 });
+
+describe('mcp.method(): scopes, as for tools', () => {
+  const token = (scopes: string[]) => ({
+    principal: '["https://issuer.example","alice"]', issuer: 'https://issuer.example', subject: 'alice', clientId: 'app', scopes, expiresAt: Date.now() + 60_000, claims: {},
+  });
+  const modern = (method: string) => req(method, { _meta: meta() });
+
+  it('a token without the method scopes gets the 403 step-up outcome naming them, in both eras; with them, or with no token, it runs', async () => {
+    const mcp = new MiniMCP(base).method('acme/reset', { scopes: ['admin'] }, () => ({ reset: true }));
+    const refused = await mcp.dispatch(modern('acme/reset'), { auth: token(['read']) });
+    expect([refused.status, refused.scopes]).toEqual([403, ['admin']]);
+    expect(refused.reply).toMatchObject({ error: { code: -32600, message: 'Forbidden: this operation needs the scope admin' } });
+    const { connection } = await initialized(mcp);
+    const old = await mcp.dispatch(req('acme/reset', {}), { connection, auth: token([]) });
+    expect([old.status, old.scopes]).toEqual([403, ['admin']]);
+    expect((await mcp.dispatch(modern('acme/reset'), { auth: token(['admin']) })).reply).toMatchObject({ result: { reset: true } });
+    expect((await mcp.dispatch(req('acme/reset', {}), { connection, auth: token(['admin']) })).reply).toMatchObject({ result: { reset: true } });
+    expect((await mcp.dispatch(modern('acme/reset'))).reply).toMatchObject({ result: { reset: true } });
+  });
+
+  it('the server-wide default scopes reach methods that name none (the function form sees kind "method"); [] opts out', async () => {
+    const seen: string[] = [];
+    const mcp = new MiniMCP({ ...base, scopes: ['read'] })
+      .method('acme/look', {}, () => ({ looked: true }))
+      .method('acme/open', { scopes: [] }, () => ({ open: true }));
+    expect((await mcp.dispatch(modern('acme/look'), { auth: token([]) })).scopes).toEqual(['read']);
+    expect((await mcp.dispatch(modern('acme/look'), { auth: token(['read']) })).reply).toMatchObject({ result: { looked: true } });
+    expect((await mcp.dispatch(modern('acme/open'), { auth: token([]) })).reply).toMatchObject({ result: { open: true } });
+    const byKind = new MiniMCP({ ...base, scopes: (p) => (seen.push(`${p.kind} ${p.id}`), p.kind === 'method' ? ['ext'] : undefined) })
+      .method('acme/look', {}, () => ({ looked: true }));
+    expect((await byKind.dispatch(modern('acme/look'), { auth: token([]) })).scopes).toEqual(['ext']);
+    expect(seen).toContain('method acme/look');
+  });
+
+  it('a scoped method result is never cached publicly', async () => {
+    const mcp = new MiniMCP(base).method('acme/mine', { scopes: ['read'], cache: { ttlMs: 1000, cacheScope: 'public' } }, () => ({ mine: true }));
+    expect(((await mcp.dispatch(modern('acme/mine'), { auth: token(['read']) })).reply as any).result.cacheScope).toBe('private');
+  });
+
+  it('refuses malformed scope lists at registration', () => {
+    expect(() => new MiniMCP(base).method('acme/x', { scopes: ['has space'] }, () => ({}))).toThrow(/scopes must be an array of OAuth scope names/);
+  });
+});

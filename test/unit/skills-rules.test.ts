@@ -46,8 +46,16 @@ describe('frontmatter: the YAML subset', () => {
       ['\ta: 1', /tabs are not allowed/],
       ['just text', /expected `key: value`/],
       ['a: 1\n  b: 2', /line 2: unexpected indentation/],
+      ['a: 1\n__proto__:\n  name: x', /line 2: the key "__proto__" is refused/],
+      ['"__proto__": 1', /line 1: the key "__proto__" is refused/],
+      ['metadata:\n  __proto__: "x"', /line 2: the key "__proto__" is refused/],
     ];
     for (const [yaml, error] of cases) expect(() => parseFrontmatter(yaml), yaml).toThrow(error);
+  });
+
+  it('reads mappings into objects without a prototype', () => {
+    const parsed = parseFrontmatter('a: 1\nmetadata:\n  k: "v"');
+    expect([Object.getPrototypeOf(parsed), Object.getPrototypeOf(parsed.metadata)]).toEqual([null, null]);
   });
 });
 
@@ -61,6 +69,7 @@ describe('registration rules: each names the file and the rule', () => {
     ['no frontmatter', 'refunds', { 'SKILL.md': '# Refunds' }, /^Skill refunds\/SKILL\.md: SKILL\.md must begin with YAML frontmatter/],
     ['bad YAML', 'refunds', { 'SKILL.md': skillMd('name: refunds\ndescription: a: b') }, /^Skill refunds\/SKILL\.md: frontmatter line 3: a plain value/],
     ['missing name', 'refunds', { 'SKILL.md': skillMd('description: x') }, /frontmatter "name" must be a non-empty string \(it is required\)/],
+    ['required fields through __proto__', 'refunds', { 'SKILL.md': skillMd('__proto__:\n  name: refunds\n  description: x') }, /frontmatter line 2: the key "__proto__" is refused/],
     ['name not a string', 'refunds', { 'SKILL.md': skillMd('name: 12\ndescription: x') }, /frontmatter "name" must be a non-empty string/],
     ['uppercase name', 'Refunds', { 'SKILL.md': skillMd('name: Refunds\ndescription: x') }, /name "Refunds" must be 1-64 lowercase letters/],
     ['leading hyphen', '-refunds', { 'SKILL.md': skillMd('name: -refunds\ndescription: x') }, /name "-refunds" must be 1-64/],

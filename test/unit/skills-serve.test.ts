@@ -6,7 +6,8 @@
  */
 import { createHook } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import fs, { linkSync, mkdtempSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SpanKind } from '@opentelemetry/api';
@@ -199,6 +200,21 @@ describe('dynamic skills, visibility, telemetry', () => {
     expect((await result(mcp, 'skills/get', { uri: 'skill://secret/SKILL.md' }, admin)).skill.frontmatter.name).toBe('secret');
   });
 
+  it('token scopes decide what skills/list shows, so its answers are private (as resources/list)', async () => {
+    const token = (scopes: string[]) => ({ auth: { principal: 'p', issuer: 'https://i.example', subject: 'alice', clientId: 'app', scopes, expiresAt: Date.now() + 60_000, claims: {} } });
+    const mcp = new MiniMCP({ ...base, scopes: ['skills'] });
+    await mcp.skill({ path: 'open', files: { 'SKILL.md': skillMd('open') } });
+    const withScope = await result(mcp, 'skills/list', {}, token(['skills']));
+    const without = await result(mcp, 'skills/list', {}, token([]));
+    expect([withScope.skills.length, without.skills.length]).toEqual([1, 0]);
+    expect([withScope.cacheScope, without.cacheScope, (await result(mcp, 'resources/list', {}, token([]))).cacheScope]).toEqual(['private', 'private', 'private']);
+    // A scope on any resource, not a skill's, makes what callers see differ too.
+    const other = new MiniMCP(base);
+    await other.skill({ path: 'open', files: { 'SKILL.md': skillMd('open') } });
+    other.resource('app://secret', { scopes: ['admin'] }, () => 'secret');
+    expect((await result(other, 'skills/list', {}, token([]))).cacheScope).toBe('private');
+  });
+
   it('the server-wide visible filter hides a skill whose SKILL.md it hides: from list, get and directories too', async () => {
     type Scope = { team?: string };
     const mcp = new MiniMCP<Scope>({ ...base, visible: (primitive, caller) => !primitive.id.startsWith('skill://billing/') || caller.scope?.team === 'billing' });
@@ -235,6 +251,43 @@ describe('nothing outside a skill directory is readable', () => {
     const inside = skillsFolder();
     symlinkSync(join(inside, 'pdf-processing/templates/invoice.md'), join(inside, 'pdf-processing/copy.md'));
     await expect(new MiniMCP(base).skills(inside)).rejects.toThrow('copy.md: symbolic links are not served');
+  });
+
+  it('a hard link inside a skill to a file outside it (an app .env) is refused at registration, naming it', async () => {
+    const root = skillsFolder();
+    const outside = mkdtempSync(join(tmpdir(), 'minimcp-outside-'));
+    writeFileSync(join(outside, '.env'), 'DATABASE_PASSWORD=hunter2');
+    linkSync(join(outside, '.env'), join(root, 'pdf-processing/notes.md'));
+    await expect(new MiniMCP(base).skills(root)).rejects.toThrow(`Skill ${root}/pdf-processing/notes.md: files with more than one hard link are not served`);
+    // A folder whose files are links by design (a package installed by pnpm) opts in; the other checks stay.
+    const mcp = await new MiniMCP(base).skills(root, { hardLinks: 'allow' });
+    expect((await result(mcp, 'resources/read', { uri: 'skill://pdf-processing/notes.md' })).contents[0].text).toBe('DATABASE_PASSWORD=hunter2');
+    await expect(new MiniMCP(base).skills(root, { hardLinks: 'yes' as never })).rejects.toThrow(/hardLinks must be 'refuse' or 'allow'/);
+  });
+
+  it('a folder swapped for a link to the outside after the listing cannot redirect a read', async () => {
+    const root = skillsFolder();
+    const outside = mkdtempSync(join(tmpdir(), 'minimcp-outside-'));
+    writeFileSync(join(outside, 'invoice.md'), 'SECRET from outside');
+    mkdirSync(join(outside, 'regional'));
+    writeFileSync(join(outside, 'regional/eu.txt'), 'SECRET too');
+    const templates = join(root, 'pdf-processing/templates');
+    const openSync = fs.openSync;
+    // The moment the file is opened, its folder becomes a link to another one holding a file of the same name.
+    fs.openSync = ((path: string, ...rest: never[]) => {
+      if (String(path) === `${templates}/invoice.md`) {
+        renameSync(templates, `${templates}-moved`);
+        symlinkSync(outside, templates);
+      }
+      return (openSync as (...a: unknown[]) => number)(path, ...rest);
+    }) as typeof fs.openSync;
+    syncBuiltinESMExports();
+    try {
+      await expect(new MiniMCP(base).skill(join(root, 'pdf-processing'))).rejects.toThrow('invoice.md: changed while the skill was read');
+    } finally {
+      fs.openSync = openSync;
+      syncBuiltinESMExports();
+    }
   });
 
   it('a linked folder is never followed when looking for skills', async () => {
