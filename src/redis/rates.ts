@@ -16,7 +16,8 @@ import type { Link } from './connection.js';
 // requests, bytes, force ('1'). Returns 0 when taken, else the milliseconds to wait.
 const TAKE = `
 local rr, br, rb, bb = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local requests, cost = tonumber(ARGV[5]), math.min(tonumber(ARGV[6]), bb)
+local requests, cost = tonumber(ARGV[5]), tonumber(ARGV[6])
+if ARGV[7] ~= '1' then cost = math.min(cost, bb) end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local kept = redis.call('HMGET', KEYS[1], 'r', 'b', 't')

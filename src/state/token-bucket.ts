@@ -37,12 +37,13 @@ export function refill(bucket: Bucket | undefined, limits: RateLimits, now: numb
 
 /**
  * Takes `requests` and `bytes` from the refilled `bucket` (in place). Answers 0 when taken, else the
- * milliseconds until they would fit (and takes nothing). `force` takes without refusing (bytes of a
- * body whose length was not declared, counted after it was read): the bytes bucket may then go into
- * debt, at most one burst deep, and the principal's next requests wait it out.
+ * milliseconds until they would fit (and takes nothing). A request costs at most one burst of bytes,
+ * so a body larger than the burst passes when the bucket is full. `force` takes without refusing
+ * (bytes of a body whose length was not declared, counted after it was read): the bytes bucket may
+ * then go into debt, at most one burst deep, and the principal's next requests wait until it is paid.
  */
 export function take(bucket: Bucket, limits: RateLimits, requests: number, bytes: number, force = false): number {
-  const cost = Math.min(bytes, limits.requestBytesBurst);
+  const cost = force ? bytes : Math.min(bytes, limits.requestBytesBurst);
   if (!force && (bucket.requests < requests || bucket.bytes < cost)) {
     const waitRequests = (requests - bucket.requests) / limits.requestsPerSecond;
     const waitBytes = (cost - bucket.bytes) / limits.requestBytesPerSecond;
