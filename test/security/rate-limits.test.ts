@@ -135,3 +135,35 @@ describe('rate limits through the fetch handler', () => {
     expect(Number(next.headers.get('retry-after'))).toBeGreaterThanOrEqual(4); // about 1,450 bytes of debt at 100 per second
   });
 });
+
+describe('a listen body larger than any listen request that could pass', () => {
+  const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const listenBody = (uris: number) =>
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: Array.from({ length: uris }, (_, i) => `test://r/${i}`) }, _meta: META } });
+
+  it('is refused 413 from its Content-Length and Mcp-Method, without being parsed; a filter at the cap is still parsed and judged', async () => {
+    const parsed: unknown[] = [];
+    const realParse = JSON.parse;
+    const port = await listen(server());
+    const send = async (body: string) => {
+      const response = await fetch(`http://127.0.0.1:${port}/mcp`, {
+        method: 'POST',
+        headers: { ...headers('bob'), 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+        body,
+      });
+      return { status: response.status, text: await response.text() };
+    };
+    JSON.parse = (text: string, ...rest: []) => (parsed.push(text.length), realParse(text, ...rest));
+    try {
+      const big = listenBody(232_000); // the soak's 3.9 MiB filter
+      const refused = await send(big);
+      expect(refused.status).toBe(413);
+      expect(realParse(refused.text)).toMatchObject({ id: null, error: { code: -32600, message: 'Payload Too Large: the body exceeds 851968 bytes' } });
+      expect(parsed.filter((n) => (n as number) >= big.length)).toEqual([]);
+      const judged = await send(listenBody(1_001)); // small, and over the URI cap: parsed, then -32602
+      expect(judged.text).toContain('resourceSubscriptions holds more than 1000 URIs');
+    } finally {
+      JSON.parse = realParse;
+    }
+  });
+});

@@ -19,6 +19,7 @@ import { PostStream, streamOwner } from './sse.js';
 import { serveGet } from './get-stream.js';
 import { JSON_HEADERS, errorBody, isHttpError, refuse, refuseRate, refuseScope } from './refusals.js';
 import { isMetadataRequest, principalFor, serveMetadata } from './auth-gate.js';
+import { bodyLimitOf } from './method-bodies.js';
 import type { AuthInfo } from '../../context/auth-info.js';
 import type { RateLimited } from '../../request/rate-limit.js';
 
@@ -88,6 +89,8 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
   /** The verified token (the `auth` option), and who the request is from. */
   #auth: AuthInfo | undefined;
   #principal = '';
+  /** The body limit of this request (`maxBodyBytes`, or less for a method with a smaller bound). */
+  #bodyLimit = 0;
   /** The request's id, for the 500 answer if something breaks. */
   #id: RequestId | null = null;
   #stream: PostStream | undefined;
@@ -155,7 +158,7 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
     const { ex } = this;
     try {
       if (refusal !== undefined) return refuseRate(ex, refusal);
-      ex.readBody(this.settings.maxBodyBytes, this);
+      ex.readBody((this.#bodyLimit = bodyLimitOf(ex, this.settings.maxBodyBytes)), this);
     } catch (error) {
       this.fail(error);
     }
@@ -177,7 +180,7 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
       // The client left (or broke the upload): nobody will read this, but every exchange gets an answer.
       if (body === undefined) return refuse(ex, 400, -32600, 'Bad Request: the body could not be read');
       if (body === 'too-large') {
-        return refuse(ex, 413, -32600, `Payload Too Large: the body exceeds ${settings.maxBodyBytes} bytes`, { connection: 'close' });
+        return refuse(ex, 413, -32600, `Payload Too Large: the body exceeds ${this.#bodyLimit} bytes`, { connection: 'close' });
       }
       if (body === 'over-budget') {
         return refuse(ex, 503, -32603, 'Service Unavailable: too many request bodies in flight, retry later', { connection: 'close', 'retry-after': settings.retryAfter });
