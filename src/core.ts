@@ -5,6 +5,7 @@
 import type { Context } from './context/context.js';
 import type { AuthInfo } from './context/auth-info.js';
 import type { PrincipalQuota } from './request/principal-quota.js';
+import type { RateLimiter } from './request/rate-limit.js';
 import type { ConcurrencyGate, IdleSweeper } from './request/limits.js';
 import type { SessionPatch, SharedState } from './state/index.js';
 import type { RequestStateCodec } from './signing/request-state.js';
@@ -55,6 +56,8 @@ export interface Core<Scope> {
   readonly resources: ResourceRegistry<Scope>;
   /** The state that outlives a request: bus, answers, cancels, sessions, replay (memory by default). */
   readonly state: SharedState;
+  /** Per-principal rate limits (the `rateLimit` option); undefined when turned off. */
+  readonly rates: RateLimiter | undefined;
   readonly gate: ConcurrencyGate;
   readonly idle: IdleSweeper;
   /** Long-lived streams (listen, 2025 GET, tasks/result waits): at most `maxStreams`, and `maxStreamsPerPrincipal` per principal. */

@@ -37,13 +37,14 @@ export {
 } from './state/task-store.js';
 export type { TaskSettings } from './tasks/service.js';
 export {
-  MemoryBus, PendingRequests, RequestRegistry, EventStore, MemorySessionStore, MemoryProofStore, resolveState,
-  type ProofStore, type ProofLimits, type ProofVerdict, type SharedState, type BusEvent, type NotificationBus, type AnswerRoute, type CancelRoute, type Abortable,
+  MemoryBus, PendingRequests, RequestRegistry, EventStore, MemorySessionStore, MemoryProofStore, MemoryRateStore, resolveState,
+  type RateStore, type RateLimits, type Bucket, type ProofStore, type ProofLimits, type ProofVerdict, type SharedState, type BusEvent, type NotificationBus, type AnswerRoute, type CancelRoute, type Abortable,
   type SessionStore, type SessionState, type SessionPatch, type ReplayStore, type ReplayWriter, type ReplayCursor,
   type StreamReader,
 } from './state/index.js';
 export { CancelledError, cancelKey } from './state/cancels.js';
 export { BoundReached } from './state/bounds.js';
+export { DEFAULT_RATE_LIMITS, RateLimited, RateLimiter, type RateCheck, type RateLimitOptions } from './request/rate-limit.js';
 export { DEFAULT_SESSION_LIMITS, type SessionLimits } from './state/session-limits.js';
 export * from './types.js';
 export {

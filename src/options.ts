@@ -11,6 +11,7 @@ import { ConcurrencyGate, IdleSweeper } from './request/limits.js';
 import type { CacheSettings, Core, RequestInfo } from './core.js';
 import { resolveState, type SharedState } from './state/index.js';
 import type { TaskStore } from './state/task-store.js';
+import { RateLimiter, rateLimits, type RateLimitOptions } from './request/rate-limit.js';
 import { TaskService, type TaskSettings } from './tasks/service.js';
 import type { DefaultScopes, VisibilityFilter } from './primitives/visibility.js';
 import type { JsonSchemaConverter } from './schema/standard-schema.js';
@@ -38,6 +39,15 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
   maxStreams?: number;
   /** Long-lived streams (as above) of any one named principal (see `principal`); past it, 503 with Retry-After. Default 10. */
   maxStreamsPerPrincipal?: number;
+  /**
+   * Per-principal rate limits: requests and request body bytes per second, each a token bucket with a
+   * burst, kept in `state.rates` (shared by every instance on Redis). Past them: HTTP 429 with
+   * `Retry-After`, checked before the body is read. Anonymous callers are not limited here; stdio is
+   * not limited (its one client owns the process). Defaults: 1,000 requests per second (burst 2,000),
+   * 1 MiB of bodies per second (burst 8 MiB); `limitsFor` gives some principals others. `false`
+   * turns them off. See docs/security.md.
+   */
+  rateLimit?: RateLimitOptions | false;
   /** How long a queued request waits for a slot. Default 5 s. */
   queueTimeoutMs?: number;
   /** How long a 2025 handler waits for the client's answer to elicitation, sampling or roots. Default 5 min. */
@@ -218,8 +228,16 @@ function stateOf(options: MiniMCPOptions<never>): SharedState {
   return state;
 }
 
+/** The `rateLimit` option's limiter on the state's buckets; undefined when turned off. */
+function rateLimiter(options: MiniMCPOptions<never>, state: SharedState): RateLimiter | undefined {
+  const limits = rateLimits(options.rateLimit);
+  const limitsFor = options.rateLimit === false ? undefined : options.rateLimit?.limitsFor;
+  if (limitsFor !== undefined && typeof limitsFor !== 'function') throw new TypeError('MiniMCP option rateLimit.limitsFor must be a function');
+  return limits === undefined ? undefined : new RateLimiter(limits, state.rates, limitsFor);
+}
+
 /** The parts of the core that come from the options alone: facts, state, limits, codecs, tasks and settings. */
-export type Wired = Pick<Core<never>, 'info' | 'instructions' | 'state' | 'gate' | 'idle' | 'streams' | 'stateCodec' | 'sessions' | 'tasks' | 'telemetry' | 'settings'>;
+export type Wired = Pick<Core<never>, 'info' | 'instructions' | 'state' | 'rates' | 'gate' | 'idle' | 'streams' | 'stateCodec' | 'sessions' | 'tasks' | 'telemetry' | 'settings'>;
 
 /** Checks the options and builds what they configure; throws a TypeError naming the first bad option. */
 export function wire(options: MiniMCPOptions<never>): Wired {
@@ -237,6 +255,7 @@ export function wire(options: MiniMCPOptions<never>): Wired {
     info,
     instructions: options.instructions,
     state,
+    rates: rateLimiter(options, state),
     gate: new ConcurrencyGate(
       maxConcurrency,
       intOption(options, 'maxQueue', maxConcurrency * 4),

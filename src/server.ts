@@ -5,6 +5,7 @@
 import type { AuthInfo } from './context/auth-info.js';
 import { loadCrypto } from './signing/request-state.js';
 import type { Core, Hooks } from './core.js';
+import type { RateLimiter } from './request/rate-limit.js';
 import type { MessageFacts, Outcome, OutcomeSink, Send } from './transport.js';
 import { routeMessage } from './request/inbound.js';
 import { Capabilities } from './capabilities.js';
@@ -83,6 +84,7 @@ export class MiniMCP<Scope = unknown> {
       },
     };
     this.#core.tasks.report = (error) => this.#core.reportError(error, undefined);
+    if (this.#core.rates !== undefined) this.#core.rates.report = (error) => this.#core.reportError(error, undefined);
   }
 
   /** Server facts as sent in `initialize` and `server/discover`. */
@@ -93,6 +95,14 @@ export class MiniMCP<Scope = unknown> {
   /** The notification bus (list changes, resource updates); transports subscribe to it. */
   get bus(): NotificationBus {
     return this.#core.state.bus;
+  }
+
+  /**
+   * Per-principal rate limits (the `rateLimit` option), undefined when off. A transport that knows the
+   * principal before it reads a message asks here first, then says so with `rateChecked` in the facts.
+   */
+  get rates(): RateLimiter | undefined {
+    return this.#core.rates;
   }
 
   /** The state that outlives one request (see `state` in the options); transports read it. */

@@ -59,6 +59,12 @@ export interface MessageFacts<Scope = unknown> {
   closeStream?: () => void;
   /** A stream transport (stdio): a 2025 request before `initialize` is refused (see request/call.ts). */
   requireInitialize?: boolean;
+  /**
+   * The transport already took this message from its principal's rate budget (HTTP does, before it
+   * reads the body) or exempts it (stdio: its one client owns the process), so `route()` does not
+   * take it again. Otherwise `route()` takes it after parsing and answers -32603 past the limit.
+   */
+  rateChecked?: boolean;
   /** Keeps the runtime working on a promise after the response (Workers' `ctx.waitUntil`); undefined where the process lives on anyway. */
   waitUntil?: (promise: Promise<unknown>) => void;
 }

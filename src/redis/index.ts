@@ -6,7 +6,7 @@
  *   const mcp = new MiniMCP({ name, version, state, requestState: { secret: process.env.MINIMCP_SECRET } });
  *
  * Pub/sub carries fan-out (list_changed, resources/updated), 2025 answers to the waiting instance, and
- * cancels; lists carry SSE replay; sorted sets carry DPoP proof ids (proofs.ts); hashes and sets carry 2025 session state; Lua scripts keep tasks
+ * cancels; lists carry SSE replay; sorted sets carry DPoP proof ids (proofs.ts); hashes carry rate-limit buckets (rates.ts); hashes and sets carry 2025 session state; Lua scripts keep tasks
  * (task-store.ts), whose writes are published to every instance. Every key has the prefix
  * and a TTL. The node-redis client (`redis`) is an optional peer dependency: only this subpath needs it.
  */
@@ -21,6 +21,7 @@ import { sessionLimits } from '../state/session-limits.js';
 import { DEFAULT_EVENT_STORE_LIMITS } from '../state/replay.js';
 import { RedisTaskStore } from './task-store.js';
 import { RedisProofs } from './proofs.js';
+import { RedisRates } from './rates.js';
 
 export type { RedisClient, RedisStateOptions };
 
@@ -62,6 +63,7 @@ export async function redisState(options: RedisStateOptions = {}): Promise<Redis
       }),
       tasks,
       proofs: new RedisProofs(link, options.proofLimits),
+      rates: new RedisRates(link),
       close,
     };
   } catch (error) {

@@ -8,11 +8,12 @@ import { loadCrypto } from '../signing/request-state.js';
 import type { Core, NotificationSpec } from '../core.js';
 import type { MessageFacts, Outcome, OutcomeSink } from '../transport.js';
 import { ErrorCode, McpError, internalError, invalidRequest } from '../protocol/errors.js';
-import { parseJson, readEnvelope, type JsonObject, type JsonRpcErrorObject, type RequestId } from '../protocol/jsonrpc.js';
+import { parseJson, readEnvelope, type Envelope, type JsonObject, type JsonRpcErrorObject, type RequestId } from '../protocol/jsonrpc.js';
 import { ownerKey } from '../state/answers.js';
 import { cancelKey } from '../state/cancels.js';
 import { Call } from './call.js';
 import { NO_REPLY, errorOutcome } from './outcome.js';
+import type { RateLimited } from './rate-limit.js';
 
 export function routeMessage<Scope>(core: Core<Scope>, message: unknown, facts: MessageFacts<Scope>, sink: OutcomeSink): Outcome | undefined {
   try {
@@ -23,6 +24,27 @@ export function routeMessage<Scope>(core: Core<Scope>, message: unknown, facts: 
       value = parsed.value;
     }
     const envelope = readEnvelope(value);
+    // Requests and notifications count; a client's response answers the server's own question and is never refused.
+    if ((envelope.kind === 'request' || envelope.kind === 'notification') && core.rates !== undefined && facts.rateChecked !== true) {
+      const checked = core.rates.check(principalOf(core, facts), typeof message === 'string' ? message.length : 0);
+      if (checked instanceof Promise) {
+        void checked.then((refusal) => { // never rejects: a failing store lets the message through
+          const outcome = refusal === undefined ? dispatch(core, envelope, facts, sink) : rateRefused(envelope, refusal);
+          if (outcome !== undefined) sink.deliver(outcome);
+        });
+        return undefined;
+      }
+      if (checked !== undefined) return rateRefused(envelope, checked);
+    }
+    return dispatch(core, envelope, facts, sink);
+  } catch (error) {
+    core.reportError(error, undefined);
+    return errorOutcome(null, new McpError(ErrorCode.InternalError, 'Internal error', undefined, 500));
+  }
+}
+
+function dispatch<Scope>(core: Core<Scope>, envelope: Envelope, facts: MessageFacts<Scope>, sink: OutcomeSink): Outcome | undefined {
+  try {
     switch (envelope.kind) {
       case 'invalid':
         return errorOutcome(envelope.id, envelope.error);
@@ -39,6 +61,10 @@ export function routeMessage<Scope>(core: Core<Scope>, message: unknown, facts: 
     return errorOutcome(null, new McpError(ErrorCode.InternalError, 'Internal error', undefined, 500));
   }
 }
+
+/** Past the rate limit, after parsing (no transport checked it first): a request gets the error, a notification nothing. */
+const rateRefused = (envelope: Envelope, refusal: RateLimited): Outcome =>
+  envelope.kind === 'request' ? errorOutcome(envelope.id, refusal) : NO_REPLY;
 
 const principalOf = <Scope>(core: Core<Scope>, facts: MessageFacts<Scope>): string => facts.principal ?? core.principalOf(facts.scope, facts.auth);
 

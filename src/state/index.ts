@@ -11,6 +11,7 @@ import { MemorySessionStore, type SessionStore } from './sessions.js';
 import { MemoryTaskStore } from './memory-task-store.js';
 import type { TaskStore } from './task-store.js';
 import { MemoryProofStore, type ProofStore } from './proofs.js';
+import { MemoryRateStore, type RateStore } from './rates.js';
 
 export interface SharedState {
   /** list_changed and resources/updated, to every listening stream. */
@@ -27,6 +28,8 @@ export interface SharedState {
   tasks: TaskStore;
   /** DPoP proof ids already seen (minimcp/auth), so a replayed proof is refused on every instance. */
   proofs: ProofStore;
+  /** Per-principal token buckets of the `rateLimit` option, so a principal's budget holds on every instance. */
+  rates: RateStore;
   /**
    * True when other instances share this state: the server then refuses to start without a shared
    * `requestState.secret` (sessions and MRTR state signed on one instance must open on another).
@@ -44,6 +47,7 @@ export function resolveState(parts: Partial<SharedState> = {}): SharedState {
     replay: parts.replay ?? new EventStore(),
     tasks: parts.tasks ?? new MemoryTaskStore(),
     proofs: parts.proofs ?? new MemoryProofStore(),
+    rates: parts.rates ?? new MemoryRateStore(),
     shared: parts.shared === true,
   };
 }
@@ -53,5 +57,7 @@ export type { BusEvent, NotificationBus } from './bus.js';
 export type { Abortable, CancelRoute } from './cancels.js';
 export type { ReplayCursor, ReplayStore, ReplayWriter, StreamReader } from './replay.js';
 export type { ProofLimits, ProofStore, ProofVerdict } from './proofs.js';
+export type { RateStore } from './rates.js';
+export type { Bucket, RateLimits } from './token-bucket.js';
 export type { SessionPatch, SessionState, SessionStore } from './sessions.js';
-export { MemoryBus, PendingRequests, RequestRegistry, EventStore, MemorySessionStore, MemoryProofStore };
+export { MemoryBus, PendingRequests, RequestRegistry, EventStore, MemorySessionStore, MemoryProofStore, MemoryRateStore };

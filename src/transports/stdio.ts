@@ -86,7 +86,8 @@ class StdioStream<Scope> implements StdioConnection, OutcomeSink {
     this.#grace = options.shutdownGraceMs ?? 5_000;
     this.#exitOnEnd = options.exitOnEnd ?? input === process.stdin;
     this.#out = batchWrites(guardStdout(output, options.guardStdout ?? output === process.stdout));
-    this.#facts = { send: this.send, connection: this.#connection, scope: options.scope, signal: this.#shutdown, requireInitialize: true };
+    // Not rate limited: the one client started this process and can stop it (docs/security.md).
+    this.#facts = { send: this.send, connection: this.#connection, scope: options.scope, signal: this.#shutdown, requireInitialize: true, rateChecked: true };
     this.closed = new Promise<void>((resolve) => (this.#resolveClosed = resolve));
     this.#view = mcp[VIEW](connectionCaller(options.scope as Scope, this.#connection));
     this.#unsubscribe = mcp.bus.subscribe(this.#onBusEvent);

@@ -1,6 +1,6 @@
 /** The in-memory state defaults and the one option that wires them (no Redis needed). */
 import { describe, expect, it } from 'vitest';
-import { MemoryBus, MemoryProofStore, MemorySessionStore, MemoryTaskStore, MiniMCP, resolveState, type NotificationBus } from '../../src/index.js';
+import { MemoryBus, MemoryProofStore, MemoryRateStore, MemorySessionStore, MemoryTaskStore, MiniMCP, resolveState, type NotificationBus } from '../../src/index.js';
 
 describe('the state option', () => {
   it('defaults every piece to memory, and a piece passed in replaces only that piece', () => {
@@ -8,9 +8,10 @@ describe('the state option', () => {
     const mcp = new MiniMCP({ name: 's', version: '1', state: { sessions } });
     expect(mcp.state.sessions).toBe(sessions);
     expect(mcp.state.shared).toBe(false);
-    expect(Object.keys(resolveState()).sort()).toEqual(['answers', 'bus', 'cancels', 'proofs', 'replay', 'sessions', 'shared', 'tasks']);
+    expect(Object.keys(resolveState()).sort()).toEqual(['answers', 'bus', 'cancels', 'proofs', 'rates', 'replay', 'sessions', 'shared', 'tasks']);
     expect(resolveState().proofs).toBeInstanceOf(MemoryProofStore);
     expect(resolveState().tasks).toBeInstanceOf(MemoryTaskStore);
+    expect(resolveState().rates).toBeInstanceOf(MemoryRateStore);
   });
 
   it('tasks live in state.tasks unless tasks.store is given', async () => {

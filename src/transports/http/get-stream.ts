@@ -11,7 +11,7 @@ import type { StreamReader } from '../../state/replay.js';
 import type { Exchange } from './exchange.js';
 import { ACCEPTS_SSE, acceptedTypes } from './media-types.js';
 import type { Settings } from './options.js';
-import { isHttpError, refuse, refuseScope } from './refusals.js';
+import { isHttpError, refuse, refuseRate, refuseScope } from './refusals.js';
 import { IdleKeepAlive, SSE_HEADERS, streamOwner } from './sse.js';
 import { principalFor } from './auth-gate.js';
 
@@ -29,6 +29,8 @@ export async function serveGet<Scope>(mcp: MiniMCP<Scope>, settings: Settings, e
     if (!isHttpError(error) && ex.fail?.(error)) return;
     return refuseScope(ex, settings, error);
   }
+  const limited = await mcp.rates?.check(principal, 0);
+  if (limited !== undefined) return refuseRate(ex, limited);
   // A GET stream takes a place in the quota listen streams and tasks/result waits share, until it ends.
   const release = mcp.holdStream(principal);
   if (typeof release !== 'function') return refuse(ex, 503, release.code, release.message, { 'retry-after': settings.retryAfter });

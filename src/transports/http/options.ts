@@ -9,6 +9,7 @@ import type { Implementation } from '../../types.js';
 import type { ServerCardOptions } from './card/options.js';
 import { ServerCard } from './card/server-card.js';
 import type { AuthInfo } from '../../context/auth-info.js';
+import { StoredEventBudget } from './stored-events.js';
 
 export interface DnsRebindingOptions {
   /**
@@ -52,6 +53,13 @@ export interface HttpOptions {
    * `onError`. Default 4 MiB.
    */
   maxStreamBacklogBytes?: number;
+  /**
+   * 2025 resumable streams whose response ended (the client left, or `ctx.closeStream()`): characters
+   * of events one principal's handlers may write into them per second, with a burst of eight seconds'
+   * worth. Past it their notifications (progress, logs) are dropped unserialized; replies and server
+   * requests are always kept. Default 1 MiB (the burst, 8 MiB, is what the replay store keeps per principal).
+   */
+  storedEventBytesPerSecond?: number;
   /** Host / Origin allow-lists against DNS rebinding (on by default, loopback only); false turns it off. */
   dnsRebinding?: DnsRebindingOptions | false;
   /** CORS for browser clients on other origins (off by default); its origins also pass the Origin check. */
@@ -96,6 +104,8 @@ export interface Settings {
   readonly keepAliveMs: number;
   readonly maxStreamBacklogBytes: number;
   readonly sseRetryMs: number;
+  /** What one principal's handlers may write into streams whose response ended (per handler). */
+  readonly storedEvents: StoredEventBudget;
   /** Events of closed 2025 streams, waiting for a resuming GET; one store per handler. */
   readonly events: ReplayStore;
   readonly hosts: HostRule | undefined;
@@ -124,6 +134,7 @@ export function resolveSettings(options: HttpOptions = {}, events: ReplayStore, 
     keepAliveMs: intOption(options, 'keepAliveMs', 15_000, HTTP),
     maxStreamBacklogBytes: intOption(options, 'maxStreamBacklogBytes', 4 * 1024 * 1024, HTTP),
     sseRetryMs: intOption(options, 'sseRetryMs', 1000, HTTP),
+    storedEvents: new StoredEventBudget(intOption(options, 'storedEventBytesPerSecond', 1_048_576, HTTP)),
     events,
     hosts: dns === false ? undefined : hostRule(dns?.allowedHosts ?? DEFAULT_HOSTS, dns?.allowedOrigins),
     cors: corsRule(options.cors),

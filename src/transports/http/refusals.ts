@@ -13,6 +13,14 @@ export function refuse(ex: Exchange<unknown>, status: number, code: number, mess
   ex.respond(status, extra ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS, errorBody(null, code, message));
 }
 
+/**
+ * Past the principal's rate limit (request/rate-limit.ts): 429 with Retry-After. The body is never
+ * read, so the connection cannot carry another request and is closed.
+ */
+export function refuseRate(ex: Exchange<unknown>, refusal: { readonly message: string; readonly retryAfterSeconds: string }): void {
+  refuse(ex, 429, -32600, refusal.message, { 'retry-after': refusal.retryAfterSeconds, connection: 'close' });
+}
+
 interface HttpError {
   code: number;
   message: string;

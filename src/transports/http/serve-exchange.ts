@@ -17,10 +17,12 @@ import { hostAllowed, originAllowed } from './origin.js';
 import type { Settings } from './options.js';
 import { PostStream, streamOwner } from './sse.js';
 import { serveGet } from './get-stream.js';
-import { JSON_HEADERS, errorBody, isHttpError, refuse, refuseScope } from './refusals.js';
+import { JSON_HEADERS, errorBody, isHttpError, refuse, refuseRate, refuseScope } from './refusals.js';
 import { isMetadataRequest, principalFor, serveMetadata } from './auth-gate.js';
+import { bodyLimitOf } from './method-bodies.js';
 import type { AuthInfo } from '../../context/auth-info.js';
 import { pathOf, serveDiscovery } from './card/answer.js';
+import type { RateLimited } from '../../request/rate-limit.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -91,6 +93,8 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
   /** The verified token (the `auth` option), and who the request is from. */
   #auth: AuthInfo | undefined;
   #principal = '';
+  /** The body limit of this request (`maxBodyBytes`, or less for a method with a smaller bound). */
+  #bodyLimit = 0;
   /** The request's id, for the 500 answer if something breaks. */
   #id: RequestId | null = null;
   #stream: PostStream | undefined;
@@ -140,10 +144,25 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
     }
   }
 
+  /** The principal's rate budget before a byte of the body is read: a refused request costs almost nothing. */
   readBody(principal: string): void {
     this.#principal = principal;
     try {
-      this.ex.readBody(this.settings.maxBodyBytes, this);
+      const rates = this.mcp.rates;
+      const declared = Number(this.ex.get('content-length'));
+      const checked = rates?.check(principal, declared > 0 ? declared : 0);
+      if (checked instanceof Promise) return void checked.then((refusal) => this.rated(refusal), (error: unknown) => this.fail(error));
+      this.rated(checked);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  rated(refusal: RateLimited | undefined): void {
+    const { ex } = this;
+    try {
+      if (refusal !== undefined) return refuseRate(ex, refusal);
+      ex.readBody((this.#bodyLimit = bodyLimitOf(ex, this.settings.maxBodyBytes)), this);
     } catch (error) {
       this.fail(error);
     }
@@ -165,12 +184,13 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
       // The client left (or broke the upload): nobody will read this, but every exchange gets an answer.
       if (body === undefined) return refuse(ex, 400, -32600, 'Bad Request: the body could not be read');
       if (body === 'too-large') {
-        return refuse(ex, 413, -32600, `Payload Too Large: the body exceeds ${settings.maxBodyBytes} bytes`, { connection: 'close' });
+        return refuse(ex, 413, -32600, `Payload Too Large: the body exceeds ${this.#bodyLimit} bytes`, { connection: 'close' });
       }
       if (body === 'over-budget') {
         return refuse(ex, 503, -32603, 'Service Unavailable: too many request bodies in flight, retry later', { connection: 'close', 'retry-after': settings.retryAfter });
       }
       if (body === 'too-slow') return refuse(ex, 408, -32600, 'Request Timeout: the body was not received in time', { connection: 'close' });
+      if (body instanceof Uint8Array && !(Number(ex.get('content-length')) > 0)) this.mcp.rates?.charge(this.#principal, body.byteLength);
       let value: unknown;
       if (body instanceof Uint8Array) {
         try {
@@ -199,7 +219,7 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
         signal = sse;
       }
 
-      const facts = { send, closeStream, waitUntil: ex.waitUntil, scope: this.#scope, auth: this.#auth, principal: this.#principal, signal, headers: ex, era, session, sessions: true };
+      const facts = { send, closeStream, waitUntil: ex.waitUntil, scope: this.#scope, auth: this.#auth, principal: this.#principal, signal, headers: ex, era, session, sessions: true, rateChecked: true };
       const outcome = this.mcp.route(value, facts, this);
       if (outcome !== undefined) this.deliver(outcome);
     } catch (error) {

@@ -167,11 +167,19 @@ export class PostStream implements CancelSignal, EventListenerObject {
     for (const listener of this.#listeners ?? []) callListener(listener, this, event);
   }
 
-  /** A message from the handler; late ones (after the reply) and orphaned ones (client gone) are dropped. */
+  /**
+   * A message from the handler; late ones (after the reply) are dropped, and so are notifications for
+   * a stream whose response ended once its principal spent its stored-event budget (stored-events.ts).
+   */
   send(message: JsonRpcMessage): void {
     if (this.#finished) return;
+    const away = this.#stored !== undefined || (this.#journal !== undefined && this.#ex.signal.aborted);
+    const budget = this.#settings.storedEvents;
+    if (away && !('id' in message) && budget.spent(this.#owner.streamPrincipal)) return;
     const text = serializeMessage(message);
-    if (text !== undefined) this.#event(text);
+    if (text === undefined) return;
+    if (away) budget.charge(this.#owner.streamPrincipal, text.length);
+    this.#event(text);
   }
 
   /** `ctx.closeStream()`: ends the response after what was sent (at least the priming event); the request goes on, its later events into the store. */
