@@ -1,0 +1,69 @@
+/**
+ * One caller's request passed to the upstream, inside the handler that serves it: the upstream's
+ * progress and logs become the caller's, the caller's cancellation (or disconnect) cancels the
+ * upstream request, and the upstream's questions are asked with the handler's own `ctx.elicit`,
+ * `ctx.sample` and `ctx.listRoots`. That makes the era bridge: a 2025 caller gets the question as a
+ * request on its stream, a 2026 caller an `input_required` result (the retry runs the call again
+ * upstream, where the same question finds its answer in `inputResponses`).
+ */
+import type { Context } from '../context/context.js';
+import { ProtocolError } from '../protocol/errors.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { Telemetry } from '../telemetry/types.js';
+import type { ElicitParams, CreateMessageParams, LoggingLevel } from '../types.js';
+import { callerError } from './errors.js';
+import type { CallHooks, Upstream, UpstreamAsk } from './types.js';
+
+const LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+
+function askWith(ctx: Context<unknown>, method: UpstreamAsk, params: JsonObject): Promise<JsonObject> {
+  if (method === 'elicitation/create') return ctx.elicit(params as unknown as ElicitParams) as Promise<never>;
+  if (method === 'sampling/createMessage') return ctx.sample(params as unknown as CreateMessageParams) as Promise<never>;
+  return ctx.listRoots() as Promise<never>;
+}
+
+/** The hooks that tie an upstream request to the caller's request; `raised` keeps a protocol error a question met. */
+function hooksFor(ctx: Context<unknown>, raised: { error?: ProtocolError }): CallHooks {
+  return {
+    signal: ctx.signal,
+    progress: (progress, total, message) => ctx.progress(progress, total, message),
+    log: (params) => {
+      const level = LEVELS.has(params.level as string) ? (params.level as LoggingLevel) : 'info';
+      ctx.log(level, params.data, typeof params.logger === 'string' ? params.logger : undefined);
+    },
+    ask: async (method, params) => {
+      try {
+        return await askWith(ctx, method, params);
+      } catch (error) {
+        // -32021 (a 2026 caller without the capability) is the caller's answer, not the upstream's.
+        if (error instanceof ProtocolError) raised.error = error;
+        throw error;
+      }
+    },
+  };
+}
+
+export interface ForwardSettings {
+  readonly upstream: Upstream;
+  readonly telemetry: Telemetry | undefined;
+}
+
+/** Forwards one request; an upstream failure becomes the caller's error (src/gateway/errors.ts). */
+export async function forward(settings: ForwardSettings, method: string, params: JsonObject, ctx: Context<unknown>, uri?: string): Promise<JsonObject> {
+  const { upstream, telemetry } = settings;
+  const raised: { error?: ProtocolError } = {};
+  const started = performance.now();
+  const span = telemetry?.startSpan(`${method} ${upstream.name}`, 'client', { 'mcp.method.name': method, 'mcp.gateway.upstream': upstream.name }, ctx.span);
+  try {
+    const result = await upstream.request(method, params, hooksFor(ctx, raised));
+    if (raised.error !== undefined) throw raised.error;
+    return result;
+  } catch (error) {
+    const mapped = raised.error ?? callerError(error, upstream.name, uri);
+    span?.setError(mapped instanceof ProtocolError ? String(mapped.code) : 'upstream_failed', (mapped as Error)?.message);
+    throw mapped;
+  } finally {
+    span?.end();
+    telemetry?.recordUpstreamDuration?.((performance.now() - started) / 1000, { 'mcp.method.name': method, 'mcp.gateway.upstream': upstream.name });
+  }
+}
