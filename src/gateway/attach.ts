@@ -56,11 +56,11 @@ export async function attachUpstream<Scope>(server: Attachable<Scope>, name: str
   const upstream = upstreamOf(spec, name);
   const point = server[ATTACH]() as never as ReturnType<Attachable<unknown>[typeof ATTACH]>;
   const mirror = new Mirror(point, { upstream, telemetry: point.telemetry }, naming, { visible: options.visible as VisibleRule<unknown> | undefined, scopes: options.scopes });
-  const resync = (what: Promise<void>) => what.catch((error: unknown) => point.reportError(error));
+  const resync = (what: Promise<unknown>): void => void what.catch((error: unknown) => point.reportError(error));
   const stop = upstream.listen((method, params) => {
     if (method === 'notifications/tools/list_changed') resync(mirror.sync('tools'));
     else if (method === 'notifications/prompts/list_changed') resync(mirror.sync('prompts'));
-    else if (method === 'notifications/resources/list_changed') resync(Promise.all([mirror.sync('resources'), mirror.sync('templates')]).then(() => {}));
+    else if (method === 'notifications/resources/list_changed') resync(Promise.all([mirror.sync('resources'), mirror.sync('templates')]));
     else if (method === 'gateway/restarted') resync(mirror.syncAll());
     else if (method === 'notifications/resources/updated' && typeof params.uri === 'string') point.notifyResourceUpdated(naming.uri(params.uri));
   });
