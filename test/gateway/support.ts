@@ -1,5 +1,7 @@
 /** Shared pieces of the gateway tests: the upstreams we did not write, and the official clients. */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { createServer as createNetServer } from 'node:net';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -41,4 +43,26 @@ export async function directEverything(): Promise<ClientV1> {
   client.setRequestHandler(ListRootsRequestSchema, async () => ROOTS);
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'ignore' }));
   return client;
+}
+
+export const freePort = (): Promise<number> => new Promise((resolve) => {
+  const probe = createNetServer().listen(0, '127.0.0.1', () => {
+    const { port } = probe.address() as { port: number };
+    probe.close(() => resolve(port));
+  });
+});
+
+/** Runs a server script and resolves with the child once `ready` matches its output (stdout or stderr). */
+export function runServer(args: string[], ready: RegExp, env: Record<string, string> = {}): Promise<{ child: ChildProcess; output: string }> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const seen = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (ready.test(output)) resolve({ child, output });
+    };
+    child.stdout?.on('data', seen);
+    child.stderr?.on('data', seen);
+    child.once('exit', () => reject(new Error(`the server exited:\n${output}`)));
+  });
 }
