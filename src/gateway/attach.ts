@@ -10,13 +10,13 @@ import { splitCommandLine } from './command-line.js';
 import { HttpUpstream, type HttpUpstreamOptions } from './http-upstream.js';
 import { Mirror } from './mirror.js';
 import { Naming } from './naming.js';
+import { PerPrincipalUpstream, type PerPrincipalOptions } from './per-principal.js';
 import { StdioUpstream, type StdioUpstreamOptions } from './stdio-upstream.js';
 import type { Upstream, UpstreamCommon } from './types.js';
 
 /** An upstream: a stdio command line or its options, a remote server's URL or its options, or an Upstream made elsewhere. */
 export type UpstreamSpec =
-  | ({ stdio: string | readonly string[] } & Omit<StdioUpstreamOptions, 'command' | 'args'>)
-  | ({ stdio: StdioUpstreamOptions })
+  | ({ stdio: string | readonly string[] | StdioUpstreamOptions; perPrincipal?: boolean | PerPrincipalOptions } & Omit<StdioUpstreamOptions, 'command' | 'args'>)
   | HttpUpstreamOptions
   | Upstream;
 
@@ -41,13 +41,20 @@ const isUpstream = (spec: UpstreamSpec): spec is Upstream => typeof (spec as Ups
 export function upstreamOf(spec: UpstreamSpec, name: string | undefined, common: UpstreamCommon = {}): Upstream {
   if (isUpstream(spec)) return spec;
   if ('stdio' in spec) {
-    const { stdio, ...rest } = spec as { stdio: string | readonly string[] | StdioUpstreamOptions } & UpstreamCommon;
-    if (typeof stdio === 'object' && !Array.isArray(stdio)) return new StdioUpstream({ name, ...common, ...(stdio as StdioUpstreamOptions) });
-    const words = typeof stdio === 'string' ? splitCommandLine(stdio) : [...(stdio as readonly string[])];
-    if (words.length === 0) throw new Error('The stdio upstream needs a command');
-    return new StdioUpstream({ name, ...common, ...rest, command: words[0] as string, args: words.slice(1) });
+    const { stdio, perPrincipal, ...rest } = spec;
+    const options = stdioOptions(stdio, { name, ...common, ...rest });
+    if (perPrincipal === undefined || perPrincipal === false) return new StdioUpstream(options);
+    // Each principal's child is its own process: nothing one caller leaves in it reaches another.
+    return new PerPrincipalUpstream(options.name ?? 'upstream', () => new StdioUpstream(options), perPrincipal === true ? {} : perPrincipal);
   }
   return new HttpUpstream({ name, ...common, ...spec });
+}
+
+function stdioOptions(stdio: string | readonly string[] | StdioUpstreamOptions, rest: Omit<StdioUpstreamOptions, 'command'>): StdioUpstreamOptions {
+  if (typeof stdio === 'object' && !Array.isArray(stdio)) return { ...rest, ...(stdio as StdioUpstreamOptions) };
+  const words = typeof stdio === 'string' ? splitCommandLine(stdio) : [...(stdio as readonly string[])];
+  if (words.length === 0) throw new Error('The stdio upstream needs a command');
+  return { ...rest, command: words[0] as string, args: words.slice(1) };
 }
 
 /** Starts the upstream, reads its lists and registers them; resolves once they are served. */

@@ -25,6 +25,7 @@ function askWith(ctx: Context<unknown>, method: UpstreamAsk, params: JsonObject)
 /** The hooks that tie an upstream request to the caller's request; `raised` keeps a protocol error a question met. */
 function hooksFor(ctx: Context<unknown>, raised: { error?: ProtocolError }): CallHooks {
   return {
+    principal: ctx.principal,
     signal: ctx.signal,
     progress: (progress, total, message) => ctx.progress(progress, total, message),
     log: (params) => {

@@ -8,6 +8,7 @@ import { attachUpstream, type Proxied, type UpstreamSpec } from './attach.js';
 export { attachUpstream, upstreamOf, type Proxied, type ProxyOptions, type UpstreamSpec } from './attach.js';
 export { HttpUpstream, type HttpUpstreamOptions } from './http-upstream.js';
 export { StdioUpstream, type StdioUpstreamOptions } from './stdio-upstream.js';
+export { PerPrincipalUpstream, type PerPrincipalOptions } from './per-principal.js';
 export { splitCommandLine } from './command-line.js';
 export { UpstreamError, UpstreamUnavailable, type CallHooks, type Upstream, type UpstreamAsk, type UpstreamCommon } from './types.js';
 

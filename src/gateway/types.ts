@@ -10,6 +10,8 @@ export type UpstreamAsk = 'elicitation/create' | 'sampling/createMessage' | 'roo
 
 /** What one forwarded request hands the upstream client: where its side traffic goes. */
 export interface CallHooks {
+  /** Who asked (the caller's principal): a per-principal upstream picks its child by it. */
+  principal?: string | undefined;
   /** Aborting it cancels the upstream request (`notifications/cancelled` upstream). */
   signal?: AbortSignal | undefined;
   /** `notifications/progress` for this request (progress, total, message). */

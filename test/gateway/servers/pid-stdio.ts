@@ -1,0 +1,14 @@
+/** A stdio server with state of its own: which process answers, and a value it remembers. */
+import { MiniMCP } from '../../../src/index.js';
+import { serveStdio } from '../../../src/transports/stdio.js';
+
+let remembered = '';
+const mcp = new MiniMCP({ name: 'pid-stdio', version: '1.0.0' });
+mcp.tool('pid', { description: 'The process id' }, () => String(process.pid));
+mcp.tool('remember', { description: 'Keeps a value', input: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] } }, ({ value }) => {
+  remembered = String(value);
+  return 'kept';
+});
+mcp.tool('recall', { description: 'The kept value' }, () => remembered || '(nothing)');
+mcp.tool('hang', { description: 'Never answers' }, () => new Promise(() => {}));
+serveStdio(mcp);
