@@ -22,6 +22,7 @@ import { ToolRegistry, type ToolHandler, type ToolOptions } from './primitives/t
 import { ListView, VIEW, Visibility, type Caller } from './primitives/visibility.js';
 import { ATTACH, type AttachPoint } from './primitives/attach-point.js';
 import type { Proxied, ProxyOptions, UpstreamSpec } from './gateway/attach.js';
+import { mountServer, type Mounted } from './gateway/mount.js';
 import type { SchemaCheck, SchemaLike } from './schema/standard-schema.js';
 import type { Implementation } from './types.js';
 import { principalFrom, wire, type MiniMCPOptions } from './options.js';
@@ -209,6 +210,15 @@ export class MiniMCP<Scope = unknown> {
     return attachUpstream(this, undefined, args[0], args[1] as ProxyOptions<Scope> | undefined);
   }
 
+  /**
+   * Serves another MiniMCP's tools and prompts as `<name>_<original>` and its resources and templates
+   * as `<name>+<uri>`, in process, with the child's visibility and scopes; the child's list changes
+   * and resource updates become this server's. See docs/gateway.md.
+   */
+  mount(name: string, child: MiniMCP<Scope>): Mounted {
+    return mountServer(this as never, name, child as never);
+  }
+
   /** Adds hooks around dispatch (logging, metrics, rate limits, authorization). */
   use(hooks: Hooks<Scope>): this {
     this.#core.hooks.push(hooks);
@@ -248,7 +258,7 @@ export class MiniMCP<Scope = unknown> {
   [ATTACH](): AttachPoint<Scope> {
     const core = this.#core;
     return {
-      tools: core.tools, prompts: core.prompts, resources: core.resources, telemetry: core.telemetry,
+      tools: core.tools, prompts: core.prompts, resources: core.resources, telemetry: core.telemetry, bus: core.state.bus,
       reportError: (error) => core.reportError(error, undefined),
       notifyResourceUpdated: (uri) => this.notifyResourceUpdated(uri),
     };

@@ -16,25 +16,27 @@ import type { CallHooks, Upstream, UpstreamAsk } from './types.js';
 
 const LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
-function askWith(ctx: Context<unknown>, method: UpstreamAsk, params: JsonObject): Promise<JsonObject> {
-  if (method === 'elicitation/create') return ctx.elicit(params as unknown as ElicitParams) as Promise<never>;
-  if (method === 'sampling/createMessage') return ctx.sample(params as unknown as CreateMessageParams) as Promise<never>;
-  return ctx.listRoots() as Promise<never>;
+function askWith(ctx: Context<unknown>, method: UpstreamAsk, params: JsonObject, key: string | undefined): Promise<JsonObject> {
+  const options = key === undefined ? undefined : { key };
+  if (method === 'elicitation/create') return ctx.elicit(params as unknown as ElicitParams, options) as Promise<never>;
+  if (method === 'sampling/createMessage') return ctx.sample(params as unknown as CreateMessageParams, options) as Promise<never>;
+  return ctx.listRoots(options) as Promise<never>;
 }
 
 /** The hooks that tie an upstream request to the caller's request; `raised` keeps a protocol error a question met. */
 function hooksFor(ctx: Context<unknown>, raised: { error?: ProtocolError }): CallHooks {
   return {
     principal: ctx.principal,
+    capabilities: ctx.client.capabilities as JsonObject,
     signal: ctx.signal,
     progress: (progress, total, message) => ctx.progress(progress, total, message),
     log: (params) => {
       const level = LEVELS.has(params.level as string) ? (params.level as LoggingLevel) : 'info';
       ctx.log(level, params.data, typeof params.logger === 'string' ? params.logger : undefined);
     },
-    ask: async (method, params) => {
+    ask: async (method, params, key) => {
       try {
-        return await askWith(ctx, method, params);
+        return await askWith(ctx, method, params, key);
       } catch (error) {
         // -32021 (a 2026 caller without the capability) is the caller's answer, not the upstream's.
         if (error instanceof ProtocolError) raised.error = error;

@@ -7,8 +7,8 @@
  */
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { encodeHeaderValue } from '../protocol/standard-headers.js';
-import { META } from '../protocol/versions.js';
-import { BRIDGED_CAPABILITIES, capabilitiesOf, GATEWAY_INFO, initializeParams, UPSTREAM_STATELESS_VERSION } from './handshake.js';
+import { capabilitiesOf, initializeParams, UPSTREAM_STATELESS_VERSION } from './handshake.js';
+import { statelessMeta, withInputRounds } from './stateless.js';
 import { UpstreamInbound } from './inbound.js';
 import { PendingRequests } from './pending.js';
 import { withinTime } from './request-life.js';
@@ -25,8 +25,6 @@ export interface HttpUpstreamOptions extends UpstreamCommon {
   fetch?: typeof fetch;
 }
 
-/** How many `input_required` rounds one request may take before the gateway gives up. */
-const MAX_ROUNDS = 8;
 const NAME_FIELD: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
 export class HttpUpstream implements Upstream {
@@ -78,26 +76,9 @@ export class HttpUpstream implements Upstream {
 
   async request(method: string, params: JsonObject, hooks: CallHooks = {}): Promise<JsonObject> {
     await this.start();
-    let sent = params;
-    for (let round = 0; round < MAX_ROUNDS; round++) {
-      const result = await this.#exchange(method, sent, hooks);
-      if (result.resultType !== 'input_required') return withoutResultType(result);
-      sent = await this.#answered(params, result, hooks);
-    }
-    throw new UpstreamUnavailable(`Upstream ${this.name} asked for input more than ${MAX_ROUNDS} times`);
-  }
-
-  /** 2026: asks the caller each input request (the era bridge, the other way) and builds the retry. */
-  async #answered(params: JsonObject, result: JsonObject, hooks: CallHooks): Promise<JsonObject> {
-    const requests = isObject(result.inputRequests) ? result.inputRequests : {};
-    const inputResponses: JsonObject = {};
-    for (const [key, request] of Object.entries(requests)) {
-      if (!isObject(request) || hooks.ask === undefined) throw new UpstreamUnavailable(`Upstream ${this.name} asked for input the gateway cannot pass on`);
-      inputResponses[key] = await hooks.ask(request.method as never, isObject(request.params) ? request.params : {});
-    }
-    const retry: JsonObject = { ...params, inputResponses };
-    if (typeof result.requestState === 'string') retry.requestState = result.requestState;
-    return retry;
+    if (!this.#stateless) return this.#exchange(method, params, hooks);
+    // 2026: input_required is answered by asking the caller (the era bridge, the other way).
+    return withInputRounds(this.name, params, hooks, (sent) => this.#exchange(method, sent, hooks));
   }
 
   async #connect(): Promise<void> {
@@ -143,15 +124,9 @@ export class HttpUpstream implements Upstream {
     return headers;
   }
 
-  #meta(params: JsonObject, id: number): JsonObject {
-    const meta: JsonObject = { ...(isObject(params._meta) ? params._meta : {}), progressToken: id };
-    if (this.#stateless) {
-      meta[META.protocolVersion] = UPSTREAM_STATELESS_VERSION;
-      meta[META.clientCapabilities] = BRIDGED_CAPABILITIES;
-      meta[META.clientInfo] = GATEWAY_INFO;
-      meta[META.logLevel] = 'debug';
-    }
-    return { ...params, _meta: meta };
+  #meta(params: JsonObject, id: number, hooks: CallHooks): JsonObject {
+    if (this.#stateless) return statelessMeta(params, id, hooks);
+    return { ...params, _meta: { ...(isObject(params._meta) ? params._meta : {}), progressToken: id } };
   }
 
   /** Sends one request; the answer settles from the body (JSON, or the event stream read in the background). */
@@ -163,7 +138,7 @@ export class HttpUpstream implements Upstream {
     const settled = answer.finally(() => hooks.signal?.removeEventListener('abort', onAbort));
     settled.catch(() => {});
     try {
-      const body = JSON.stringify({ jsonrpc: '2.0', id, method, params: this.#meta(params, id) });
+      const body = JSON.stringify({ jsonrpc: '2.0', id, method, params: this.#meta(params, id, hooks) });
       const response = await this.#fetch(this.options.url, { method: 'POST', headers: this.#headers(method, params), body, signal: controller.signal });
       this.#readAnswer(id, response, hooks);
     } catch (error) {
@@ -227,8 +202,3 @@ export class HttpUpstream implements Upstream {
   }
 }
 
-function withoutResultType(result: JsonObject): JsonObject {
-  if (!('resultType' in result)) return result;
-  const { resultType: _r, ...rest } = result;
-  return rest;
-}

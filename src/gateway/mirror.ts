@@ -97,7 +97,7 @@ export class Mirror {
   #resource(item: JsonObject, original: string): { key: string; remove: () => boolean } {
     const uri = this.naming.uri(original);
     const { uri: _uri, ...wire } = item;
-    const read = (_asked: string, ctx: Parameters<typeof forward>[3]) => forward(this.settings, 'resources/read', { uri: original }, ctx, uri);
+    const read = (_asked: string, ctx: Parameters<typeof forward>[3]) => forward(this.settings, 'resources/read', { uri: original }, ctx, uri).then((r) => this.naming.contents(r));
     return { key: uri, remove: this.point.resources.add(uri, { ...wire, ...this.rules, replace: true }, read) };
   }
 
@@ -106,7 +106,7 @@ export class Mirror {
     const { uriTemplate: _t, ...wire } = item;
     const complete = completes ? completers(templateVariables(original), { type: 'ref/resource', uri: original }, this.settings) : undefined;
     const read = (asked: string, _vars: unknown, ctx: Parameters<typeof forward>[3]) =>
-      forward(this.settings, 'resources/read', { uri: this.naming.originalUri(asked) ?? asked }, ctx, asked);
+      forward(this.settings, 'resources/read', { uri: this.naming.originalUri(asked) ?? asked }, ctx, asked).then((r) => this.naming.contents(r));
     return { key: template, remove: this.point.resources.addTemplate(template, { ...wire, ...this.rules, complete, replace: true }, read) };
   }
 }

@@ -29,4 +29,12 @@ export class Naming {
   originalUri(published: string): string | undefined {
     return published.startsWith(this.#uri) ? published.slice(this.#uri.length) : undefined;
   }
+
+  /** A read result with each content's URI in this namespace (the caller reads `<name>+<uri>` and sees that URI back). */
+  contents<R extends { contents?: unknown }>(result: R): R {
+    if (this.#uri === '' || !Array.isArray(result.contents)) return result;
+    const contents = result.contents.map((c: unknown) =>
+      typeof c === 'object' && c !== null && typeof (c as { uri?: unknown }).uri === 'string' ? { ...c, uri: this.uri((c as { uri: string }).uri) } : c);
+    return { ...result, contents };
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * A stdio MCP server as an upstream: spawned, initialized within a bounded time, and supervised. When
  * it exits, every request in flight fails at once (-32603 to the caller) and it is started again after
- * a backoff; its stderr goes to the log line by line. Speaks the 2025 handshake (as stdio servers do).
+ * a backoff; its stderr goes to the log line by line. Speaks the 2025 handshake (as stdio servers do),
+ * or 2026 (`era: 'stateless'`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
@@ -10,6 +11,7 @@ import { capabilitiesOf, initializeParams } from './handshake.js';
 import { UpstreamInbound } from './inbound.js';
 import { LineSplitter } from './line-splitter.js';
 import { PendingRequests } from './pending.js';
+import { statelessMeta, withInputRounds } from './stateless.js';
 import { forwardCancel, withinTime } from './request-life.js';
 import { type CallHooks, type ConnectionListener, type Upstream, type UpstreamCommon, UpstreamUnavailable } from './types.js';
 
@@ -22,6 +24,8 @@ export interface StdioUpstreamOptions extends UpstreamCommon {
   cwd?: string;
   /** Start it again after it exits (default true). */
   restart?: boolean;
+  /** The protocol family it speaks: 'handshake' (2025, `initialize`; the default) or 'stateless' (2026, `_meta` per request). */
+  era?: 'handshake' | 'stateless';
 }
 
 export class StdioUpstream implements Upstream {
@@ -69,9 +73,14 @@ export class StdioUpstream implements Upstream {
 
   async request(method: string, params: JsonObject, hooks: CallHooks = {}): Promise<JsonObject> {
     await this.start();
+    if (this.options.era !== 'stateless') return this.#exchange(method, params, hooks);
+    return withInputRounds(this.name, params, hooks, (sent) => this.#exchange(method, sent, hooks));
+  }
+
+  #exchange(method: string, params: JsonObject, hooks: CallHooks): Promise<JsonObject> {
     hooks.signal?.throwIfAborted();
     const { id, answer } = this.#pending.open(hooks);
-    const sent = { ...params, _meta: { ...(isObject(params._meta) ? params._meta : {}), progressToken: id } };
+    const sent = this.options.era === 'stateless' ? statelessMeta(params, id, hooks) : { ...params, _meta: { ...(isObject(params._meta) ? params._meta : {}), progressToken: id } };
     this.#write({ jsonrpc: '2.0', id, method, params: sent });
     return forwardCancel(answer, id, hooks.signal, this.#pending, (n) => this.#write(n));
   }
@@ -106,10 +115,13 @@ export class StdioUpstream implements Upstream {
   async #launch(): Promise<void> {
     const child = this.#spawn();
     try {
+      const stateless = this.options.era === 'stateless';
       const { id, answer } = this.#pending.open({});
-      this.#write({ jsonrpc: '2.0', id, method: 'initialize', params: initializeParams() });
+      const [method, params] = stateless ? ['server/discover', statelessMeta({}, id, {})] : ['initialize', initializeParams()];
+      this.#write({ jsonrpc: '2.0', id, method, params });
       const result = await withinTime(answer, this.options.startTimeoutMs ?? 10_000, `Upstream ${this.name} did not start`);
       this.#capabilities = capabilitiesOf(result);
+      if (stateless) return;
       this.#write({ jsonrpc: '2.0', method: 'notifications/initialized' });
       // Everything is asked for: each caller's own log level filters what reaches it.
       if (isObject(this.#capabilities.logging)) this.#send('logging/setLevel', { level: 'debug' });

@@ -18,8 +18,10 @@ export interface CallHooks {
   progress?(progress: number, total: number | undefined, message: string | undefined): void;
   /** `notifications/message` sent while this request ran. */
   log?(params: JsonObject): void;
-  /** An upstream question during this request, answered by the gateway's own client (the era bridge). */
-  ask?(method: UpstreamAsk, params: JsonObject): Promise<JsonObject>;
+  /** An upstream question during this request, answered by the gateway's own client (the era bridge); `key` names it (2026 upstreams). */
+  ask?(method: UpstreamAsk, params: JsonObject, key?: string): Promise<JsonObject>;
+  /** The caller's client capabilities: what a 2026 upstream is told the client can answer. */
+  capabilities?: JsonObject | undefined;
 }
 
 /** A notification that concerns the whole upstream connection (list_changed, resources/updated). */

@@ -3,6 +3,7 @@
  * to add and remove entries whose wire objects come from elsewhere, and the server's log, telemetry
  * and update channel. Reached through a symbol-named method of MiniMCP (not public API).
  */
+import type { NotificationBus } from '../state/bus.js';
 import type { Telemetry } from '../telemetry/types.js';
 import type { PromptRegistry } from './prompts.js';
 import type { ResourceRegistry } from './resources.js';
@@ -15,6 +16,8 @@ export interface AttachPoint<Scope = unknown> {
   readonly prompts: PromptRegistry<Scope>;
   readonly resources: ResourceRegistry<Scope>;
   readonly telemetry: Telemetry | undefined;
+  /** The server's list changes and resource updates (a mount follows its child's). */
+  readonly bus: NotificationBus;
   reportError(error: unknown): void;
   notifyResourceUpdated(uri: string): void;
 }

@@ -44,7 +44,7 @@ describe('isolation', () => {
     const call = await gateway({ max: 1 });
     const alicePid = text(await call('alice', 'pid'));
     expect(text(await call('bob', 'pid'))).not.toBe(alicePid);
-    expect((proxied?.upstream as PerPrincipalUpstream).running).toBe(1);
+    expect((proxied!.upstream as PerPrincipalUpstream).running).toBe(1);
     void call('bob', 'hang');
     await new Promise((r) => setTimeout(r, 200));
     expect(await call('carol', 'pid')).toMatchObject({ error: { code: -32603, message: expect.stringContaining('perPrincipal.max') } });
@@ -53,7 +53,7 @@ describe('isolation', () => {
   it('perPrincipal.idleMs: an idle child is stopped', async () => {
     const call = await gateway({ idleMs: 200 });
     await call('alice', 'pid');
-    expect((proxied?.upstream as PerPrincipalUpstream).running).toBe(1);
-    await expect.poll(() => (proxied?.upstream as PerPrincipalUpstream).running, { timeout: 5_000 }).toBe(0);
+    expect((proxied!.upstream as PerPrincipalUpstream).running).toBe(1);
+    await expect.poll(() => (proxied!.upstream as PerPrincipalUpstream).running, { timeout: 5_000 }).toBe(0);
   }, 30_000);
 });
