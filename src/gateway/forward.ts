@@ -9,7 +9,7 @@
 import type { Context } from '../context/context.js';
 import { ProtocolError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { Telemetry } from '../telemetry/types.js';
+import type { Telemetry, TelemetrySpan } from '../telemetry/types.js';
 import type { ElicitParams, CreateMessageParams, LoggingLevel } from '../types.js';
 import { callerError } from './errors.js';
 import type { CallHooks, Upstream, UpstreamAsk } from './types.js';
@@ -46,6 +46,14 @@ function hooksFor(ctx: Context<unknown>, raised: { error?: ProtocolError }): Cal
   };
 }
 
+/** The span's trace context in the upstream request's `_meta` (SEP-414), so the upstream's spans join the trace. */
+function traced(params: JsonObject, span: TelemetrySpan | undefined): JsonObject {
+  if (span === undefined) return params;
+  const carrier: Record<string, unknown> = {};
+  span.inject(carrier);
+  return { ...params, _meta: { ...(params._meta as JsonObject | undefined), ...carrier } };
+}
+
 export interface ForwardSettings {
   readonly upstream: Upstream;
   readonly telemetry: Telemetry | undefined;
@@ -58,7 +66,7 @@ export async function forward(settings: ForwardSettings, method: string, params:
   const started = performance.now();
   const span = telemetry?.startSpan(`${method} ${upstream.name}`, 'client', { 'mcp.method.name': method, 'mcp.gateway.upstream': upstream.name }, ctx.span);
   try {
-    const result = await upstream.request(method, params, hooksFor(ctx, raised));
+    const result = await upstream.request(method, traced(params, span), hooksFor(ctx, raised));
     if (raised.error !== undefined) throw raised.error;
     return result;
   } catch (error) {
