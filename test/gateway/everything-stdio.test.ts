@@ -93,6 +93,28 @@ for (const era of ['2025 (SDK v1)', '2026 (client v2)'] as const) {
   });
 }
 
+describe('the era bridge on the wire (raw 2026 requests)', () => {
+  const post = async (id: number, params: Record<string, unknown>) => {
+    const response = await fetch(gateway.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'trigger-elicitation-request' },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'trigger-elicitation-request', arguments: {}, ...params } }),
+    });
+    return (await response.json()) as { result: { resultType: string; inputRequests?: Record<string, { method: string }>; requestState?: string; content?: unknown } };
+  };
+  const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } };
+
+  it("the upstream's elicitation/create is an input_required result; the retry with the answer completes the call", async () => {
+    const first = await post(1, { _meta });
+    expect(first.result.resultType).toBe('input_required');
+    expect(Object.values(first.result.inputRequests ?? {}).map((r) => r.method)).toEqual(['elicitation/create']);
+    const [key] = Object.keys(first.result.inputRequests ?? {});
+    const second = await post(2, { _meta, requestState: first.result.requestState, inputResponses: { [key as string]: ELICITED } });
+    expect(second.result.resultType).toBe('complete');
+    expect(JSON.stringify(second.result.content)).toContain(ELICITED.content.name);
+  }, 30_000);
+});
+
 describe('supervision', () => {
   it('an upstream killed mid-call: -32603 within 30 s, started again, and serving', async () => {
     const upstream = proxied.upstream as StdioUpstream;
