@@ -260,6 +260,7 @@ export class MiniMCP<Scope = unknown> {
     return {
       tools: core.tools, prompts: core.prompts, resources: core.resources, telemetry: core.telemetry, bus: core.state.bus,
       reportError: (error) => core.reportError(error, undefined),
+      use: (hooks) => void this.use(hooks),
       notifyResourceUpdated: (uri) => this.notifyResourceUpdated(uri),
     };
   }

@@ -10,6 +10,8 @@ import { splitCommandLine } from './command-line.js';
 import { HttpUpstream, type HttpUpstreamOptions } from './http-upstream.js';
 import { Mirror } from './mirror.js';
 import { Naming } from './naming.js';
+import { subscriptionHooks } from './subscriptions.js';
+import { isObject } from '../protocol/jsonrpc.js';
 import { PerPrincipalUpstream, type PerPrincipalOptions } from './per-principal.js';
 import { StdioUpstream, type StdioUpstreamOptions } from './stdio-upstream.js';
 import type { Upstream, UpstreamCommon } from './types.js';
@@ -64,6 +66,7 @@ export async function attachUpstream<Scope>(server: Attachable<Scope>, name: str
   const point = server[ATTACH]() as never as ReturnType<Attachable<unknown>[typeof ATTACH]>;
   const mirror = new Mirror(point, { upstream, telemetry: point.telemetry }, naming, { visible: options.visible as VisibleRule<unknown> | undefined, scopes: options.scopes });
   const resync = (what: Promise<unknown>): void => void what.catch((error: unknown) => point.reportError(error));
+  const stops: (() => void)[] = [];
   const stop = upstream.listen((method, params) => {
     if (method === 'notifications/tools/list_changed') resync(mirror.sync('tools'));
     else if (method === 'notifications/prompts/list_changed') resync(mirror.sync('prompts'));
@@ -74,6 +77,12 @@ export async function attachUpstream<Scope>(server: Attachable<Scope>, name: str
   try {
     await upstream.start();
     await mirror.syncAll();
+    const resources = upstream.capabilities.resources;
+    if (isObject(resources) && resources.subscribe === true) {
+      const subscriptions = subscriptionHooks(upstream, (uri) => mirror.originalOf(uri), (error) => point.reportError(error));
+      point.use(subscriptions.hooks);
+      stops.push(subscriptions.stop);
+    }
   } catch (error) {
     stop();
     mirror.clear();
@@ -85,6 +94,7 @@ export async function attachUpstream<Scope>(server: Attachable<Scope>, name: str
     refresh: () => mirror.syncAll(),
     close: async () => {
       stop();
+      for (const end of stops) end();
       mirror.clear();
       await upstream.close();
     },

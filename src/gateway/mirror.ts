@@ -44,6 +44,12 @@ export class Mirror {
     this.#apply(kind, await this.#readAll(kind));
   }
 
+  /** The upstream's URI for a published one this mirror serves (a listed resource, or any URI of its namespace). */
+  originalOf(uri: string): string | undefined {
+    if (this.#registered.resources.has(uri)) return this.naming.originalUri(uri);
+    return this.naming.namespace === undefined ? undefined : this.naming.originalUri(uri);
+  }
+
   /** Removes everything this mirror registered. */
   clear(): void {
     for (const kind of Object.keys(LISTS) as ListKind[]) this.#apply(kind, []);

@@ -3,6 +3,7 @@
  * to add and remove entries whose wire objects come from elsewhere, and the server's log, telemetry
  * and update channel. Reached through a symbol-named method of MiniMCP (not public API).
  */
+import type { Hooks } from '../core.js';
 import type { NotificationBus } from '../state/bus.js';
 import type { Telemetry } from '../telemetry/types.js';
 import type { PromptRegistry } from './prompts.js';
@@ -19,6 +20,8 @@ export interface AttachPoint<Scope = unknown> {
   /** The server's list changes and resource updates (a mount follows its child's). */
   readonly bus: NotificationBus;
   reportError(error: unknown): void;
+  /** Adds hooks around dispatch (the gateway sees subscriptions go by, to subscribe upstream). */
+  use(hooks: Hooks<Scope>): void;
   notifyResourceUpdated(uri: string): void;
 }
 

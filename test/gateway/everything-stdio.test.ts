@@ -5,6 +5,7 @@
  * prompts, completion; an upstream killed mid-call is answered with
  * -32603 at once and started again.
  */
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MiniMCP } from '../../src/index.js';
 import type { Proxied, StdioUpstream } from '../../src/gateway/index.js';
@@ -92,6 +93,22 @@ for (const era of ['2025 (SDK v1)', '2026 (client v2)'] as const) {
     });
   });
 }
+
+describe('subscriptions', () => {
+  it("a client's resources/subscribe subscribes upstream; the upstream's updates reach the client", async () => {
+    const client = await clientV1(gateway.url);
+    const updates: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+    try {
+      const uri = 'demo://resource/static/document/architecture.md';
+      await client.subscribeResource({ uri });
+      await client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+      await expect.poll(() => updates, { timeout: 12_000, interval: 200 }).toContain(uri);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+});
 
 describe('the era bridge on the wire (raw 2026 requests)', () => {
   const post = async (id: number, params: Record<string, unknown>) => {
