@@ -261,6 +261,7 @@ export class MiniMCP<Scope = unknown> {
       tools: core.tools, prompts: core.prompts, resources: core.resources, telemetry: core.telemetry, bus: core.state.bus,
       reportError: (error) => core.reportError(error, undefined),
       use: (hooks) => void this.use(hooks),
+      method: (name, options, handler) => void this.method(name, options, handler),
       notifyResourceUpdated: (uri) => this.notifyResourceUpdated(uri),
     };
   }

@@ -11,6 +11,7 @@ import { HttpUpstream, type HttpUpstreamOptions } from './http-upstream.js';
 import { Mirror } from './mirror.js';
 import { Naming } from './naming.js';
 import { subscriptionHooks } from './subscriptions.js';
+import { forwardExtensions } from './extensions.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { PerPrincipalUpstream, type PerPrincipalOptions } from './per-principal.js';
 import { StdioUpstream, type StdioUpstreamOptions } from './stdio-upstream.js';
@@ -27,6 +28,11 @@ export interface ProxyOptions<Scope = unknown> {
   visible?: VisibleRule<Scope>;
   /** OAuth scopes a caller's token needs for all of it (default: the server's `scopes`). */
   scopes?: readonly string[];
+  /**
+   * Other request methods to forward as they are (vendor or extension methods). Without a namespace,
+   * the methods of the extensions the gateway knows (skills) are forwarded when the upstream declares them.
+   */
+  methods?: readonly string[];
 }
 
 export interface Proxied {
@@ -64,7 +70,8 @@ export async function attachUpstream<Scope>(server: Attachable<Scope>, name: str
   const naming = new Naming(name);
   const upstream = upstreamOf(spec, name);
   const point = server[ATTACH]() as never as ReturnType<Attachable<unknown>[typeof ATTACH]>;
-  const mirror = new Mirror(point, { upstream, telemetry: point.telemetry }, naming, { visible: options.visible as VisibleRule<unknown> | undefined, scopes: options.scopes });
+  const settings = { upstream, telemetry: point.telemetry };
+  const mirror = new Mirror(point, settings, naming, { visible: options.visible as VisibleRule<unknown> | undefined, scopes: options.scopes });
   const resync = (what: Promise<unknown>): void => void what.catch((error: unknown) => point.reportError(error));
   const stops: (() => void)[] = [];
   const stop = upstream.listen((method, params) => {
@@ -77,6 +84,8 @@ export async function attachUpstream<Scope>(server: Attachable<Scope>, name: str
   try {
     await upstream.start();
     await mirror.syncAll();
+    // Extension methods carry the upstream's own URIs and names: served only where nothing is renamed.
+    if (name === undefined || options.methods !== undefined) forwardExtensions(point, settings, options.methods ?? [], name === undefined);
     const resources = upstream.capabilities.resources;
     if (isObject(resources) && resources.subscribe === true) {
       const subscriptions = subscriptionHooks(upstream, (uri) => mirror.originalOf(uri), (error) => point.reportError(error));

@@ -4,6 +4,7 @@
  * and update channel. Reached through a symbol-named method of MiniMCP (not public API).
  */
 import type { Hooks } from '../core.js';
+import type { MethodHandler, MethodOptions } from '../extension.js';
 import type { NotificationBus } from '../state/bus.js';
 import type { Telemetry } from '../telemetry/types.js';
 import type { PromptRegistry } from './prompts.js';
@@ -20,6 +21,8 @@ export interface AttachPoint<Scope = unknown> {
   /** The server's list changes and resource updates (a mount follows its child's). */
   readonly bus: NotificationBus;
   reportError(error: unknown): void;
+  /** Serves a request method (an upstream's extension methods, forwarded). */
+  method(name: string, options: MethodOptions<undefined, Scope>, handler: MethodHandler<Scope, undefined>): void;
   /** Adds hooks around dispatch (the gateway sees subscriptions go by, to subscribe upstream). */
   use(hooks: Hooks<Scope>): void;
   notifyResourceUpdated(uri: string): void;
