@@ -10,5 +10,6 @@ mcp.tool('remember', { description: 'Keeps a value', input: { type: 'object', pr
   return 'kept';
 });
 mcp.tool('recall', { description: 'The kept value' }, () => remembered || '(nothing)');
+mcp.tool('big', { input: { type: 'object', properties: { size: { type: 'integer' } }, required: ['size'] } }, ({ size }) => 'x'.repeat(Number(size)));
 mcp.tool('hang', { description: 'Never answers' }, () => new Promise(() => {}));
 serveStdio(mcp);
