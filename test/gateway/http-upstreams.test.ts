@@ -6,6 +6,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpUpstream, Proxied } from '../../src/gateway/index.js';
 import { MiniMCP } from '../../src/index.js';
@@ -32,15 +34,28 @@ afterAll(async () => {
 describe('an SDK v2 server (2026-07-28) behind the gateway', () => {
   let gateway: RunningServer;
   let proxied: Proxied;
+  let upstreamUrl: string;
   beforeAll(async () => {
     const { child, output } = await runServer([SDK2], /http:\/\/\S+\n/);
     children.push(child);
-    ({ gateway, proxied } = await gatewayFor(output.trim()));
+    upstreamUrl = output.trim();
+    ({ gateway, proxied } = await gatewayFor(upstreamUrl));
   }, 30_000);
 
-  it('speaks the stateless era to it', () => {
+  it('speaks the stateless era to it, and its lists equal what a client sees directly', async () => {
     expect((proxied.upstream as HttpUpstream).era).toBe('stateless');
-  });
+    const direct = await clientV2(upstreamUrl);
+    const client = await clientV2(gateway.url);
+    try {
+      expect((await client.listTools()).tools).toEqual((await direct.listTools()).tools);
+      expect((await client.listPrompts()).prompts).toEqual((await direct.listPrompts()).prompts);
+      expect((await client.listResources()).resources).toEqual((await direct.listResources()).resources);
+      expect((await client.listResourceTemplates()).resourceTemplates).toEqual((await direct.listResourceTemplates()).resourceTemplates);
+    } finally {
+      await client.close();
+      await direct.close();
+    }
+  }, 30_000);
 
   for (const era of ['2025 (SDK v1)', '2026 (client v2)'] as const) {
     it(`${era}: lists, calls, progress, resources, templates, prompts`, async () => {
@@ -92,11 +107,30 @@ describe('an SDK v2 server (2026-07-28) behind the gateway', () => {
 
 describe('server-everything over its own Streamable HTTP (2025) behind the gateway', () => {
   let gateway: RunningServer;
+  let upstreamUrl: string;
   beforeAll(async () => {
     const port = await freePort();
     const { child } = await runServer([EVERYTHING, 'streamableHttp'], /listening on port/, { PORT: String(port) });
     children.push(child);
-    ({ gateway } = await gatewayFor(`http://127.0.0.1:${port}/mcp`));
+    upstreamUrl = `http://127.0.0.1:${port}/mcp`;
+    ({ gateway } = await gatewayFor(upstreamUrl));
+  }, 30_000);
+
+  it("its lists equal what a client declaring the gateway's capabilities sees directly; progress travels", async () => {
+    const direct = new ClientV1({ name: 'direct', version: '1.0.0' }, { capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } });
+    await direct.connect(new TransportV1(new URL(upstreamUrl)));
+    const client = await clientV1(gateway.url);
+    try {
+      expect((await client.listTools()).tools).toEqual((await direct.listTools()).tools);
+      expect((await client.listPrompts()).prompts).toEqual((await direct.listPrompts()).prompts);
+      expect((await client.listResources()).resources).toEqual((await direct.listResources()).resources);
+      const progress: number[] = [];
+      await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+      expect(progress).toEqual([1, 2, 3]);
+    } finally {
+      await client.close();
+      await direct.close();
+    }
   }, 30_000);
 
   for (const era of ['2025 (SDK v1)', '2026 (client v2)'] as const) {
