@@ -15,6 +15,8 @@ import { withinTime } from './request-life.js';
 import { eventData } from './sse-reader.js';
 import { type CallHooks, type ConnectionListener, type Upstream, type UpstreamCommon, UpstreamUnavailable } from './types.js';
 
+class SessionLost extends UpstreamUnavailable {}
+
 export interface HttpUpstreamOptions extends UpstreamCommon {
   url: string | URL;
   /** Sent on every request: the gateway's own credentials for this upstream (e.g. `authorization`). */
@@ -76,9 +78,25 @@ export class HttpUpstream implements Upstream {
 
   async request(method: string, params: JsonObject, hooks: CallHooks = {}): Promise<JsonObject> {
     await this.start();
-    if (!this.#stateless) return this.#exchange(method, params, hooks);
+    if (!this.#stateless) return this.#inSession(method, params, hooks);
     // 2026: input_required is answered by asking the caller (the era bridge, the other way).
     return withInputRounds(this.name, params, hooks, (sent) => this.#exchange(method, sent, hooks));
+  }
+
+  /** 2025: a session the upstream no longer knows (it restarted) is opened again once, and the request sent again. */
+  async #inSession(method: string, params: JsonObject, hooks: CallHooks): Promise<JsonObject> {
+    const session = this.#session;
+    try {
+      return await this.#exchange(method, params, hooks);
+    } catch (error) {
+      if (!(error instanceof SessionLost)) throw error;
+      if (this.#session === session) {
+        this.#session = undefined;
+        this.#ready = undefined;
+      }
+      await this.start();
+      return this.#exchange(method, params, hooks);
+    }
   }
 
   async #connect(): Promise<void> {
@@ -154,6 +172,12 @@ export class HttpUpstream implements Upstream {
   }
 
   #readAnswer(id: number, response: Response, hooks: CallHooks): void {
+    // 404 is the spec's answer to a session it does not know; some servers answer 400.
+    if (this.#session !== undefined && (response.status === 404 || response.status === 400)) {
+      response.body?.cancel().catch(() => {});
+      this.#pending.fail(id, new SessionLost(`Upstream ${this.name} no longer knows the session`));
+      return;
+    }
     const session = response.headers.get('mcp-session-id');
     if (session !== null && !this.#stateless) this.#session = session;
     const type = response.headers.get('content-type') ?? '';

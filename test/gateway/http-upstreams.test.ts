@@ -108,12 +108,28 @@ describe('an SDK v2 server (2026-07-28) behind the gateway', () => {
 describe('server-everything over its own Streamable HTTP (2025) behind the gateway', () => {
   let gateway: RunningServer;
   let upstreamUrl: string;
+  let port: number;
   beforeAll(async () => {
-    const port = await freePort();
+    port = await freePort();
     const { child } = await runServer([EVERYTHING, 'streamableHttp'], /listening on port/, { PORT: String(port) });
     children.push(child);
     upstreamUrl = `http://127.0.0.1:${port}/mcp`;
     ({ gateway } = await gatewayFor(upstreamUrl));
+  }, 30_000);
+
+  it('an upstream that restarted (its sessions gone): -32603 while it is down, then a new session, and served', async () => {
+    const client = await clientV1(gateway.url);
+    try {
+      const old = children.pop()!;
+      old.kill('SIGKILL');
+      await new Promise((resolve) => old.once('exit', resolve));
+      await expect(client.callTool({ name: 'echo', arguments: { message: 'down' } })).rejects.toMatchObject({ code: -32603 });
+      const { child } = await runServer([EVERYTHING, 'streamableHttp'], /listening on port/, { PORT: String(port) });
+      children.push(child);
+      expect((await client.callTool({ name: 'echo', arguments: { message: 'again' } })).content).toEqual([{ type: 'text', text: 'Echo: again' }]);
+    } finally {
+      await client.close();
+    }
   }, 30_000);
 
   it("its lists equal what a client declaring the gateway's capabilities sees directly; progress travels", async () => {
