@@ -13,6 +13,7 @@ import { UpstreamInbound } from './inbound.js';
 import { PendingRequests } from './pending.js';
 import { withinTime } from './request-life.js';
 import { eventData } from './sse-reader.js';
+import { follow } from './follow.js';
 import { type CallHooks, type ConnectionListener, type Upstream, type UpstreamCommon, UpstreamUnavailable } from './types.js';
 
 class SessionLost extends UpstreamUnavailable {}
@@ -36,6 +37,7 @@ export class HttpUpstream implements Upstream {
   #session: string | undefined;
   #version = '';
   #ready: Promise<void> | undefined;
+  #following: AbortController | undefined;
   readonly #pending = new PendingRequests();
   readonly #inbound: UpstreamInbound;
   readonly #fetch: typeof fetch;
@@ -70,6 +72,7 @@ export class HttpUpstream implements Upstream {
   }
 
   async close(): Promise<void> {
+    this.#following?.abort();
     this.#pending.failAll(`Upstream ${this.name} closed`);
     const session = this.#session;
     this.#session = undefined;
@@ -100,6 +103,30 @@ export class HttpUpstream implements Upstream {
   }
 
   async #connect(): Promise<void> {
+    await this.#open();
+    // One follower per connection: a new session (after a restart) starts a new one.
+    this.#following?.abort();
+    const following = new AbortController();
+    this.#following = following;
+    const reply = (message: JsonObject) => void this.#postMessage(message).catch(() => {});
+    // The listen request's own answer (when the stream ends) concerns nobody.
+    const receive = (message: JsonObject) => typeof message.method === 'string' && this.#inbound.receive(message, reply);
+    const host = { open: (signal: AbortSignal) => this.#openStream(signal), receive, maxBytes: this.#max };
+    void follow(host, following.signal);
+  }
+
+  /** The stream of connection-wide notifications: 2025 GET, 2026 `subscriptions/listen` for the list changes. */
+  async #openStream(signal: AbortSignal): Promise<Response | undefined> {
+    const headers = this.#stateless ? this.#headers('subscriptions/listen') : { ...this.#headers(), accept: 'text/event-stream' };
+    const filter = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true };
+    const body = this.#stateless ? JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'subscriptions/listen', params: statelessMeta({ notifications: filter }, 0, {}) }) : undefined;
+    const response = await this.#fetch(this.options.url, { method: this.#stateless ? 'POST' : 'GET', headers, body, signal });
+    if (response.ok) return response;
+    await response.body?.cancel();
+    return undefined;
+  }
+
+  async #open(): Promise<void> {
     if (this.options.era !== 'handshake' && (await this.#discover())) return;
     const { answer } = await this.#post('initialize', initializeParams(), {});
     const result = await answer;

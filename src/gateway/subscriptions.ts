@@ -27,7 +27,7 @@ export function subscriptionHooks(upstream: Upstream, original: (uri: string) =>
     before(request) {
       if (request.method === 'resources/subscribe') subscribe(request.params?.uri);
       else if (request.method === 'subscriptions/listen') {
-        const filter = request.params?.filter;
+        const filter = request.params?.notifications;
         const uris = isObject(filter) && Array.isArray(filter.resourceSubscriptions) ? filter.resourceSubscriptions : [];
         for (const uri of uris.slice(0, 100)) subscribe(uri);
       }
