@@ -11,5 +11,10 @@ mcp.tool('remember', { description: 'Keeps a value', input: { type: 'object', pr
 });
 mcp.tool('recall', { description: 'The kept value' }, () => remembered || '(nothing)');
 mcp.tool('big', { input: { type: 'object', properties: { size: { type: 'integer' } }, required: ['size'] } }, ({ size }) => 'x'.repeat(Number(size)));
+mcp.resource('memo://note', { mimeType: 'text/plain' }, () => remembered || '(nothing)');
+mcp.tool('touch', { description: 'Tells subscribers memo://note changed' }, () => {
+  mcp.notifyResourceUpdated('memo://note');
+  return 'touched';
+});
 mcp.tool('hang', { description: 'Never answers' }, () => new Promise(() => {}));
 serveStdio(mcp);
