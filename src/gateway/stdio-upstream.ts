@@ -4,7 +4,7 @@
  * a backoff; its stderr goes to the log line by line. Speaks the 2025 handshake (as stdio servers do),
  * or 2026 (`era: 'stateless'`).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { Backoff } from './backoff.js';
 import { capabilitiesOf, initializeParams } from './handshake.js';
@@ -113,7 +113,9 @@ export class StdioUpstream implements Upstream {
 
   /** Spawns the child and initializes it; rejects (and kills it) when that takes longer than the start bound. */
   async #launch(): Promise<void> {
-    const child = this.#spawn();
+    // Imported here, not at the top: a bundle of the core for a runtime without processes (Workers) must still load.
+    const { spawn } = await import('node:child_process');
+    const child = this.#spawn(spawn);
     try {
       const stateless = this.options.era === 'stateless';
       const { id, answer } = this.#pending.open({});
@@ -131,7 +133,7 @@ export class StdioUpstream implements Upstream {
     }
   }
 
-  #spawn(): ChildProcess {
+  #spawn(spawn: typeof import('node:child_process').spawn): ChildProcess {
     const { command, args = [], env, cwd, maxMessageBytes = 4 * 1_048_576 } = this.options;
     const child = spawn(command, [...args], { cwd, env: env === undefined ? process.env : (env as NodeJS.ProcessEnv), stdio: ['pipe', 'pipe', 'pipe'] });
     this.#child = child;

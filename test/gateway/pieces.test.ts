@@ -1,4 +1,5 @@
 /** Issue 36: the gateway's small pieces — command lines, namespaces, event streams, restart delays, error mapping. */
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Backoff } from '../../src/gateway/backoff.js';
 import { splitCommandLine } from '../../src/gateway/command-line.js';
@@ -66,5 +67,15 @@ describe('callerError', () => {
     const unavailable = callerError(new UpstreamUnavailable('Upstream up stopped'), 'up');
     expect(unavailable).toBeInstanceOf(ProtocolError);
     expect(unavailable).toMatchObject({ code: -32603, message: 'Upstream up stopped' });
+  });
+});
+
+describe('the gateway in a bundle of the core', () => {
+  it('imports no node: module at the top (mcp.proxy is loaded lazily; a Workers bundle must still load)', () => {
+    const dir = new URL('../../src/gateway/', import.meta.url);
+    const offenders = readdirSync(dir)
+      .filter((file) => /^import (?!type )[^;]*from 'node:/m.test(readFileSync(new URL(file, dir), 'utf8')))
+      .filter((file) => file !== 'cli.ts'); // the CLI runs on Node only
+    expect(offenders).toEqual([]);
   });
 });
