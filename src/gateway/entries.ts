@@ -29,6 +29,11 @@ function headersOf(schema: JsonObject): ToolEntry<unknown>['paramHeaders'] {
   }
 }
 
+function taskSupportOf(tool: JsonObject): ToolEntry<unknown>['task'] {
+  const support = isObject(tool.execution) ? tool.execution.taskSupport : undefined;
+  return support === 'optional' || support === 'required' ? support : 'forbidden';
+}
+
 export function toolEntry(tool: JsonObject, name: string, settings: ForwardSettings, rules: AttachRules): ToolEntry<unknown> {
   const original = tool.name as string;
   const inputSchema = isObject(tool.inputSchema) ? tool.inputSchema : { type: 'object' };
@@ -42,7 +47,9 @@ export function toolEntry(tool: JsonObject, name: string, settings: ForwardSetti
     requires: undefined,
     visible: rules.visible,
     scopes: rules.scopes,
-    task: 'forbidden',
+    // A tool the upstream runs as a task runs as a task of the gateway: the caller gets the task
+    // machinery (tasks/get, input while it runs) here, and the upstream sees one long call.
+    task: taskSupportOf(tool),
     handler: forwardCall as ToolEntry<unknown>['handler'],
   };
 }

@@ -16,5 +16,9 @@ mcp.tool('touch', { description: 'Tells subscribers memo://note changed' }, () =
   mcp.notifyResourceUpdated('memo://note');
   return 'touched';
 });
+mcp.tool('slow', { task: 'optional' }, async () => {
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return 'slow done';
+});
 mcp.tool('hang', { description: 'Never answers' }, () => new Promise(() => {}));
 serveStdio(mcp);
