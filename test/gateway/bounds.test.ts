@@ -36,3 +36,13 @@ it('an upstream answer over maxMessageBytes is -32603 naming the bound; the next
   expect(await call('alice', 'big', { size: 10_000 })).toMatchObject({ error: { code: -32603, message: expect.stringContaining('more than 2000 bytes') } });
   expect((await call('alice', 'pid')).result?.content[0]?.text).toMatch(/^\d+$/);
 }, 30_000);
+
+it('an upstream that cannot start: mcp.proxy rejects with a clear message, within the start bound, and registers nothing', async () => {
+  const mcp = new MiniMCP({ name: 'gateway', version: '1.0.0' });
+  await expect(mcp.proxy({ stdio: 'no-such-command-for-the-gateway-test', log: () => {} })).rejects.toThrow('Upstream upstream stopped');
+  const started = Date.now();
+  await expect(mcp.proxy({ stdio: [process.execPath, '-e', 'setTimeout(() => {}, 60000)'], startTimeoutMs: 500, log: () => {} })).rejects.toThrow('did not start within 500 ms');
+  expect(Date.now() - started).toBeLessThan(5_000);
+  await expect(mcp.proxy('remote', { url: 'http://127.0.0.1:9/mcp', log: () => {} })).rejects.toThrow('could not be reached');
+  expect(mcp.tools.list()).toEqual([]);
+}, 30_000);
