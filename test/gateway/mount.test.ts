@@ -23,19 +23,19 @@ describe('mount', () => {
   it('serves the child under its namespace: tools, prompts, resources and templates', async () => {
     const parent = new MiniMCP<{ role?: string }>({ name: 'parent', version: '1.0.0' });
     parent.mount('kid', child());
-    expect(((await handle(parent, 'tools/list')).result?.tools as { name: string }[]).map((t) => t.name)).toEqual(['kid_add']);
+    expect(((await handle(parent, 'tools/list')).result!.tools as { name: string }[]).map((t) => t.name)).toEqual(['kid_add']);
     expect((await handle(parent, 'tools/call', { name: 'kid_add', arguments: { a: 2, b: 3 } })).result).toEqual({ content: [{ type: 'text', text: '5' }] });
     expect(JSON.stringify((await handle(parent, 'prompts/get', { name: 'kid_hello', arguments: { who: 'Ada' } })).result)).toContain('Hello Ada');
-    expect(((await handle(parent, 'resources/list')).result?.resources as { uri: string }[]).map((r) => r.uri)).toEqual(['kid+file:///readme']);
+    expect(((await handle(parent, 'resources/list')).result!.resources as { uri: string }[]).map((r) => r.uri)).toEqual(['kid+file:///readme']);
     expect((await handle(parent, 'resources/read', { uri: 'kid+file:///readme' })).result).toEqual({ contents: [{ uri: 'kid+file:///readme', mimeType: 'text/plain', text: 'read me' }] });
-    expect(((await handle(parent, 'resources/templates/list')).result?.resourceTemplates as { uriTemplate: string }[]).map((t) => t.uriTemplate)).toEqual(['kid+file:///pages/{id}']);
+    expect(((await handle(parent, 'resources/templates/list')).result!.resourceTemplates as { uriTemplate: string }[]).map((t) => t.uriTemplate)).toEqual(['kid+file:///pages/{id}']);
     expect(JSON.stringify((await handle(parent, 'resources/read', { uri: 'kid+file:///pages/7' })).result)).toContain('page 7');
   });
 
   it("applies the child's visibility: a hidden tool is not listed, nor callable, for a caller the child hides it from", async () => {
     const parent = new MiniMCP<{ role?: string }>({ name: 'parent', version: '1.0.0' });
     parent.mount('kid', child());
-    const names = async (scope?: { role?: string }) => ((await handle(parent, 'tools/list', {}, scope)).result?.tools as { name: string }[]).map((t) => t.name);
+    const names = async (scope?: { role?: string }) => ((await handle(parent, 'tools/list', {}, scope)).result!.tools as { name: string }[]).map((t) => t.name);
     expect(await names({ role: 'admin' })).toEqual(['kid_add', 'kid_admin']);
     expect(await names({ role: 'user' })).toEqual(['kid_add']);
     expect((await handle(parent, 'tools/call', { name: 'kid_admin', arguments: {} }, { role: 'user' })).error?.code).toBe(-32602);
@@ -50,9 +50,9 @@ describe('mount', () => {
     events.length = 0;
     kid.tool('late', {}, () => 'late');
     expect(events).toContainEqual({ type: 'tools/list_changed' });
-    expect(((await handle(parent, 'tools/list')).result?.tools as { name: string }[]).map((t) => t.name)).toContain('kid_late');
+    expect(((await handle(parent, 'tools/list')).result!.tools as { name: string }[]).map((t) => t.name)).toContain('kid_late');
     kid.tools.remove('late');
-    expect(((await handle(parent, 'tools/list')).result?.tools as { name: string }[]).map((t) => t.name)).not.toContain('kid_late');
+    expect(((await handle(parent, 'tools/list')).result!.tools as { name: string }[]).map((t) => t.name)).not.toContain('kid_late');
     kid.notifyResourceUpdated('file:///readme');
     expect(events).toContainEqual({ type: 'resources/updated', uri: 'kid+file:///readme' });
     mounted.close();

@@ -27,5 +27,5 @@ it('a span per proxied call with the upstream name, and the upstream latency as 
   const points = await otel.points('mcp.gateway.upstream.duration');
   const call = points.find((p) => p.attributes['mcp.method.name'] === 'tools/call');
   expect(call?.attributes['mcp.gateway.upstream']).toBe('pids');
-  expect((call?.value as { count: number }).count).toBe(1);
+  expect((call!.value as { count: number }).count).toBe(1);
 }, 30_000);
