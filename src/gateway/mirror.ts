@@ -74,45 +74,47 @@ export class Mirror {
     const after = new Map<string, () => boolean>();
     for (const item of items) {
       try {
-        const added = this.#register(kind, item);
+        // Only what this mirror registered is replaced: a name the server already serves otherwise stays the server's.
+        const added = this.#register(kind, item, (key) => before.has(key));
         if (added !== undefined) after.set(added.key, added.remove);
       } catch (error) {
-        this.point.reportError(error); // one odd entry (a bad name, a template that does not parse) is skipped, not fatal
+        // One odd entry (a name taken, a template that does not parse) is skipped, not fatal.
+        this.point.reportError(new Error(`Upstream ${this.settings.upstream.name}: an entry of ${kind} was skipped: ${(error as Error)?.message}`));
       }
     }
     for (const [key, remove] of before) if (!after.has(key)) remove();
     this.#registered[kind] = after;
   }
 
-  #register(kind: ListKind, item: JsonObject): { key: string; remove: () => boolean } | undefined {
+  #register(kind: ListKind, item: JsonObject, owns: (key: string) => boolean): { key: string; remove: () => boolean } | undefined {
     const { point, settings, naming, rules } = this;
     const completes = isObject(settings.upstream.capabilities.completions);
     if (kind === 'tools' && typeof item.name === 'string') {
       const name = naming.name(item.name);
-      return { key: name, remove: point.tools.add(name, toolEntry(item, name, settings, rules), true) };
+      return { key: name, remove: point.tools.add(name, toolEntry(item, name, settings, rules), owns(name)) };
     }
     if (kind === 'prompts' && typeof item.name === 'string') {
       const name = naming.name(item.name);
-      return { key: name, remove: point.prompts.add(name, promptEntry(item, name, settings, rules, completes), true) };
+      return { key: name, remove: point.prompts.add(name, promptEntry(item, name, settings, rules, completes), owns(name)) };
     }
-    if (kind === 'resources' && typeof item.uri === 'string') return this.#resource(item, item.uri);
-    if (kind === 'templates' && typeof item.uriTemplate === 'string') return this.#template(item, item.uriTemplate, completes);
+    if (kind === 'resources' && typeof item.uri === 'string') return this.#resource(item, item.uri, owns);
+    if (kind === 'templates' && typeof item.uriTemplate === 'string') return this.#template(item, item.uriTemplate, completes, owns);
     return undefined;
   }
 
-  #resource(item: JsonObject, original: string): { key: string; remove: () => boolean } {
+  #resource(item: JsonObject, original: string, owns: (key: string) => boolean): { key: string; remove: () => boolean } {
     const uri = this.naming.uri(original);
     const { uri: _uri, ...wire } = item;
     const read = (_asked: string, ctx: Parameters<typeof forward>[3]) => forward(this.settings, 'resources/read', { uri: original }, ctx, uri).then((r) => this.naming.contents(r));
-    return { key: uri, remove: this.point.resources.add(uri, { ...wire, ...this.rules, replace: true }, read) };
+    return { key: uri, remove: this.point.resources.add(uri, { ...wire, ...this.rules, replace: owns(uri) }, read) };
   }
 
-  #template(item: JsonObject, original: string, completes: boolean): { key: string; remove: () => boolean } {
+  #template(item: JsonObject, original: string, completes: boolean, owns: (key: string) => boolean): { key: string; remove: () => boolean } {
     const template = this.naming.uri(original);
     const { uriTemplate: _t, ...wire } = item;
     const complete = completes ? completers(templateVariables(original), { type: 'ref/resource', uri: original }, this.settings) : undefined;
     const read = (asked: string, _vars: unknown, ctx: Parameters<typeof forward>[3]) =>
       forward(this.settings, 'resources/read', { uri: this.naming.originalUri(asked) ?? asked }, ctx, asked).then((r) => this.naming.contents(r));
-    return { key: template, remove: this.point.resources.addTemplate(template, { ...wire, ...this.rules, complete, replace: true }, read) };
+    return { key: template, remove: this.point.resources.addTemplate(template, { ...wire, ...this.rules, complete, replace: owns(template) }, read) };
   }
 }

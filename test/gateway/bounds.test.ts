@@ -46,3 +46,14 @@ it('an upstream that cannot start: mcp.proxy rejects with a clear message, withi
   await expect(mcp.proxy('remote', { url: 'http://127.0.0.1:9/mcp', log: () => {} })).rejects.toThrow('could not be reached');
   expect(mcp.tools.list()).toEqual([]);
 }, 30_000);
+
+it("an upstream tool named like one of the server's own is skipped (reported), never replacing it", async () => {
+  const errors: string[] = [];
+  const mcp = new MiniMCP({ name: 'gateway', version: '1.0.0', onError: (error) => void errors.push(String((error as Error).message)) });
+  mcp.tool('pid', {}, () => 'the local pid tool');
+  proxied = await mcp.proxy({ stdio: [process.execPath, ...FIXTURE], log: () => {} });
+  const reply = (await mcp.handle({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'pid', arguments: {} } })) as { result: { content: { text: string }[] } };
+  expect(reply.result.content[0]?.text).toBe('the local pid tool');
+  expect(mcp.tools.list().map((t) => t.name)).toContain('recall');
+  expect(errors.some((e) => e.includes('an entry of tools was skipped') && e.includes('"pid" is already registered'))).toBe(true);
+}, 30_000);
