@@ -37,17 +37,21 @@ try {
     // The fixture serves no skills (the runtime bundles of fixture.ts: skills are read from disk, and the
     // Workers runtime has none): the sep-2640 scenarios are shown, not scored. `npm run conformance` never sets it.
     'no-skills': { type: 'boolean', default: false },
+    // The fixture over stdio behind the gateway (examples/conformance/gateway.ts): the same scenarios, through mcp.proxy().
+    gateway: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   } }));
 } catch (e) { die(e.message); }
 if (opt.help) {
   console.log(`usage: npm run conformance -- [--suite all | --scenario NAME] [--timeout MS] [--verbose] [--no-skills]
-         [--server FILE (default ${FIXTURE}) | --url URL (a fixture already serving)] [--out DIR (default: a fresh tmp dir)]
+         [--server FILE (default ${FIXTURE}) | --gateway | --url URL (a fixture already serving)] [--out DIR (default: a fresh tmp dir)]
 env CONFORMANCE_NODE=/path/to/node22 overrides the private Node 22 binary.`);
   process.exit(0);
 }
 if (opt.suite && opt.scenario) die('--suite and --scenario cannot be combined');
 if (opt.server && opt.url) die('--server and --url cannot be combined');
+if (opt.gateway && (opt.server || opt.url)) die('--gateway cannot be combined with --server or --url');
+if (opt.gateway) opt.server = 'examples/conformance/gateway.ts';
 
 function die(msg) { console.error(`conformance: ${msg}`); process.exit(2); }
 const log = (msg) => console.error(`[conformance] ${msg}`);

@@ -21,6 +21,9 @@ import {
 } from './primitives/resources.js';
 import { ToolRegistry, type ToolHandler, type ToolOptions } from './primitives/tools.js';
 import { ListView, VIEW, Visibility, type Caller } from './primitives/visibility.js';
+import { ATTACH, type AttachPoint } from './primitives/attach-point.js';
+import type { Proxied, ProxyOptions, UpstreamSpec } from './gateway/attach.js';
+import { mountServer, type Mounted } from './gateway/mount.js';
 import type { SchemaCheck, SchemaLike } from './schema/standard-schema.js';
 import type { Implementation } from './types.js';
 import { principalFrom, wire, type MiniMCPOptions } from './options.js';
@@ -203,6 +206,30 @@ export class MiniMCP<Scope = unknown> {
     }));
   }
 
+  /**
+   * Serves another MCP server's tools, prompts, resources and templates as this server's own: a stdio
+   * command (spawned and supervised) or a remote Streamable HTTP server in either era. With a `name`,
+   * they appear as `<name>_<tool>` and `<name>+<uri>`. Resolves once the upstream's lists are served.
+   * See docs/gateway.md.
+   */
+  proxy(upstream: UpstreamSpec, options?: ProxyOptions<Scope>): Promise<Proxied>;
+  proxy(name: string, upstream: UpstreamSpec, options?: ProxyOptions<Scope>): Promise<Proxied>;
+  async proxy(...args: [UpstreamSpec, ProxyOptions<Scope>?] | [string, UpstreamSpec, ProxyOptions<Scope>?]): Promise<Proxied> {
+    // Loaded on first use: a server that proxies nothing never loads the gateway (node:child_process).
+    const { attachUpstream } = await import('./gateway/attach.js');
+    if (typeof args[0] === 'string') return attachUpstream(this, args[0], args[1] as UpstreamSpec, args[2] as ProxyOptions<Scope> | undefined);
+    return attachUpstream(this, undefined, args[0], args[1] as ProxyOptions<Scope> | undefined);
+  }
+
+  /**
+   * Serves another MiniMCP's tools and prompts as `<name>_<original>` and its resources and templates
+   * as `<name>+<uri>`, in process, with the child's visibility and scopes; the child's list changes
+   * and resource updates become this server's. See docs/gateway.md.
+   */
+  mount(name: string, child: MiniMCP<Scope>): Mounted {
+    return mountServer(this as never, name, child as never);
+  }
+
   /** Adds hooks around dispatch (logging, metrics, rate limits, authorization). */
   use(hooks: Hooks<Scope>): this {
     this.#core.hooks.push(hooks);
@@ -236,6 +263,18 @@ export class MiniMCP<Scope = unknown> {
   /** What one caller sees of each list: a long-lived channel forwards only the list changes that concern it. */
   [VIEW](caller: Caller<Scope>): ListView<Scope> {
     return new ListView(this.#core, caller);
+  }
+
+  /** The registries and channels a composition feature attaches to (the gateway; not public API). */
+  [ATTACH](): AttachPoint<Scope> {
+    const core = this.#core;
+    return {
+      tools: core.tools, prompts: core.prompts, resources: core.resources, telemetry: core.telemetry, bus: core.state.bus,
+      reportError: (error) => core.reportError(error, undefined),
+      use: (hooks) => void this.use(hooks),
+      method: (name, options, handler) => void this.method(name, options, handler),
+      notifyResourceUpdated: (uri) => this.notifyResourceUpdated(uri),
+    };
   }
 
   /** Tells subscribers (2025 `resources/subscribe`, 2026 listen streams) that a resource changed. */

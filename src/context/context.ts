@@ -24,6 +24,8 @@ export interface ClientFacts {
 /** The request a Context belongs to: the request object implements it (the Context only reads it). */
 export interface ContextHost<Scope> {
   readonly scope: Scope;
+  /** Who is asking (see the `principal` option); '' when anonymous. */
+  readonly principal?: string;
   /** The verified access token's facts (HTTP with the `auth` option); undefined elsewhere. */
   readonly auth?: AuthInfo | undefined;
   readonly id: RequestId;
@@ -104,6 +106,14 @@ export class Context<Scope = unknown> {
     this.protocolVersion = host.protocolVersion;
     this.meta = host.params._meta as JsonObject | undefined;
     this.#host = host;
+  }
+
+  /**
+   * Who is asking: the key every per-principal bound and every piece of state is kept under (the
+   * transport's, else the `principal` option's, else `scope.principal`); '' when anonymous.
+   */
+  get principal(): string {
+    return this.#host.principal ?? '';
   }
 
   /** What the client declared about itself (2025: in `initialize`; 2026: in each request's `_meta`). */

@@ -2,6 +2,7 @@
  * The `minimcp` command (package `bin`):
  *   minimcp dev <server file> [--port N] [--host H] [--scope S] [--watch DIR]...   the server with a playground, restarted on save
  *   minimcp init [dir]                                  a starter project
+ *   minimcp proxy …                                     any MCP server behind MiniMCP (src/gateway/cli.ts)
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +19,9 @@ const USAGE = `Usage:
       Port: --port, else $PORT, else 3000. --scope gives every request a scope (ctx.scope): JSON such as
       '{"user":"ada"}', or a module whose default export is the scope or a function of the request.
   minimcp init [dir]
-      Writes a starter project (one tool, one test, npm run dev) into dir (default: the current folder).`;
+      Writes a starter project (one tool, one test, npm run dev) into dir (default: the current folder).
+  minimcp proxy --help
+      Serves any MCP server (a stdio command or a remote URL) as a remote MiniMCP server.`;
 
 /** Every value of an option that may repeat (`--watch a --watch b`), removed from args. */
 function options(args: string[], name: string): string[] {
@@ -52,6 +55,14 @@ async function main(argv: string[]): Promise<void> {
     if (args.length !== 1) throw new Error(USAGE);
     const dev = await startDev({ file: args[0]!, ...(port !== undefined && { port }), ...(host !== undefined && { host }), ...(scope !== undefined && { scope }), watch });
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void dev.close().then(() => process.exit(0)));
+    return;
+  }
+  if (command === 'proxy') {
+    const { PROXY_USAGE, runProxy } = await import('../gateway/cli.js');
+    if (args.some((arg) => arg === '--help' || arg === '-h')) return void console.log(PROXY_USAGE);
+    const gateway = await runProxy(args);
+    console.log(`MiniMCP gateway listening on ${gateway.url}`);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void gateway.close().then(() => process.exit(0)));
     return;
   }
   if (command === 'init') {

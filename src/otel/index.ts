@@ -70,6 +70,7 @@ class OpenTelemetry implements Telemetry {
   #tracer: Tracer | undefined;
   #duration: Histogram | undefined;
   #active: UpDownCounter | undefined;
+  #upstream: Histogram | undefined;
 
   constructor(options: OpenTelemetryOptions) {
     this.#options = options;
@@ -107,6 +108,11 @@ class OpenTelemetry implements Telemetry {
     this.#active!.add(delta, attributes);
   }
 
+  recordUpstreamDuration(seconds: number, attributes: Attributes): void {
+    this.#instruments();
+    this.#upstream!.record(seconds, attributes);
+  }
+
   /** Made on first use, so a server built before the SDK started still reports to it. */
   #instruments(): void {
     if (this.#duration !== undefined) return;
@@ -114,6 +120,11 @@ class OpenTelemetry implements Telemetry {
     this.#duration = meter.createHistogram('mcp.server.operation.duration', {
       unit: 's',
       description: 'MCP request duration as observed on the server, from receipt until the answer',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+    });
+    this.#upstream = meter.createHistogram('mcp.gateway.upstream.duration', {
+      unit: 's',
+      description: 'A request the gateway forwarded, from sending it upstream until the upstream answered',
       advice: { explicitBucketBoundaries: DURATION_BUCKETS },
     });
     this.#active = meter.createUpDownCounter('minimcp.server.active_requests', {

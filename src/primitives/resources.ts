@@ -57,11 +57,11 @@ interface EntryBase<Scope> {
   readonly mimeType: string | undefined;
   readonly cache: CacheHint | undefined;
 }
-interface StaticEntry<Scope> extends EntryBase<Scope> {
+export interface StaticEntry<Scope> extends EntryBase<Scope> {
   readonly kind: 'resource';
   readonly read: ResourceReader<Scope>;
 }
-interface TemplateEntry<Scope> extends EntryBase<Scope> {
+export interface TemplateEntry<Scope> extends EntryBase<Scope> {
   readonly kind: 'resourceTemplate';
   readonly template: UriTemplate;
   readonly complete: Record<string, Completer> | undefined;
@@ -147,6 +147,16 @@ export class ResourceRegistry<Scope> {
       read: read as TemplateReader<Scope>,
     };
     return this.#templates.add(uriTemplate, entry, options.replace === true);
+  }
+
+  /** The registered resources and templates, whoever may see them (a mount re-registers them under its namespace). */
+  entries(): { resources: readonly StaticEntry<Scope>[]; templates: readonly TemplateEntry<Scope>[] } {
+    return { resources: this.#static.values(), templates: this.#templates.values() };
+  }
+
+  /** Whether this caller may see the entry (its rules, the server's filter, its scopes). */
+  allows(entry: StaticEntry<Scope> | TemplateEntry<Scope>, caller: Caller<Scope>): boolean {
+    return entry.kind === 'resource' ? this.#static.allows(entry, caller) : this.#templates.allows(entry, caller);
   }
 
   remove(uri: string): boolean {

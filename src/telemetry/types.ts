@@ -38,6 +38,8 @@ export interface Telemetry {
   recordDuration(seconds: number, attributes: Attributes): void;
   /** Requests in progress, by method: +1 when one starts, -1 when it is answered. */
   addActive(delta: number, attributes: Attributes): void;
+  /** `mcp.gateway.upstream.duration`: one request a gateway forwarded, sent to answered, in seconds (src/gateway/). */
+  recordUpstreamDuration?(seconds: number, attributes: Attributes): void;
 }
 
 /** A server-to-client request being traced: its CLIENT span, and its params with the trace context in `_meta`. */

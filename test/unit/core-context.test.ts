@@ -258,3 +258,14 @@ describe('ctx facts', () => {
     expect(facts).toEqual({ era: 'stateless', protocolVersion: V, client: { capabilities: { sampling: {} }, info: { name: 'm', version: '2' } } });
   });
 });
+
+describe('ctx.principal', () => {
+  it('is who asks (the transport\'s principal, else the principal option), and empty when anonymous', async () => {
+    const mcp = new MiniMCP<{ user?: string }>({ name: 'p', version: '1.0.0', principal: (scope) => scope?.user });
+    mcp.tool('who', {}, (_args, ctx) => `[${ctx.principal}]`);
+    const who = async (facts: object) => JSON.stringify(await mcp.handle({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'who', arguments: {} } }, facts));
+    expect(await who({ principal: 'alice' })).toContain('[alice]');
+    expect(await who({ scope: { user: 'bob' } })).toContain('[bob]');
+    expect(await who({})).toContain('[]');
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * The seam a composition feature (the gateway, src/gateway/) plugs into: the server's registries,
+ * to add and remove entries whose wire objects come from elsewhere, and the server's log, telemetry
+ * and update channel. Reached through a symbol-named method of MiniMCP (not public API).
+ */
+import type { Hooks } from '../core.js';
+import type { MethodHandler, MethodOptions } from '../extension.js';
+import type { NotificationBus } from '../state/bus.js';
+import type { Telemetry } from '../telemetry/types.js';
+import type { PromptRegistry } from './prompts.js';
+import type { ResourceRegistry } from './resources.js';
+import type { ToolRegistry } from './tools.js';
+
+export const ATTACH: unique symbol = Symbol('minimcp.attach');
+
+export interface AttachPoint<Scope = unknown> {
+  readonly tools: ToolRegistry<Scope>;
+  readonly prompts: PromptRegistry<Scope>;
+  readonly resources: ResourceRegistry<Scope>;
+  readonly telemetry: Telemetry | undefined;
+  /** The server's list changes and resource updates (a mount follows its child's). */
+  readonly bus: NotificationBus;
+  reportError(error: unknown): void;
+  /** Serves a request method (an upstream's extension methods, forwarded). */
+  method(name: string, options: MethodOptions<undefined, Scope>, handler: MethodHandler<Scope, undefined>): void;
+  /** Adds hooks around dispatch (the gateway sees subscriptions go by, to subscribe upstream). */
+  use(hooks: Hooks<Scope>): void;
+  notifyResourceUpdated(uri: string): void;
+}
+
+/** What a server offers to attach to (MiniMCP does). */
+export interface Attachable<Scope = unknown> {
+  [ATTACH](): AttachPoint<Scope>;
+}

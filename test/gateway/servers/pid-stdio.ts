@@ -1,0 +1,24 @@
+/** A stdio server with state of its own: which process answers, and a value it remembers. */
+import { MiniMCP } from '../../../src/index.js';
+import { serveStdio } from '../../../src/transports/stdio.js';
+
+let remembered = '';
+const mcp = new MiniMCP({ name: 'pid-stdio', version: '1.0.0' });
+mcp.tool('pid', { description: 'The process id' }, () => String(process.pid));
+mcp.tool('remember', { description: 'Keeps a value', input: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] } }, ({ value }) => {
+  remembered = String(value);
+  return 'kept';
+});
+mcp.tool('recall', { description: 'The kept value' }, () => remembered || '(nothing)');
+mcp.tool('big', { input: { type: 'object', properties: { size: { type: 'integer' } }, required: ['size'] } }, ({ size }) => 'x'.repeat(Number(size)));
+mcp.resource('memo://note', { mimeType: 'text/plain' }, () => remembered || '(nothing)');
+mcp.tool('touch', { description: 'Tells subscribers memo://note changed' }, () => {
+  mcp.notifyResourceUpdated('memo://note');
+  return 'touched';
+});
+mcp.tool('slow', { task: 'optional' }, async () => {
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return 'slow done';
+});
+mcp.tool('hang', { description: 'Never answers' }, () => new Promise(() => {}));
+serveStdio(mcp);
