@@ -14,6 +14,7 @@
 import type { MaybePromise } from '../types.js';
 
 import { shrinkFrame } from './replay-frames.js';
+import { StreamRing } from './stream-ring.js';
 
 /** How often the store looks for expired streams (they are also refused on sight: find()). */
 const SWEEP_MS = 1_000;
@@ -122,6 +123,8 @@ export class StoredStream implements ReplayWriter {
   done = false;
   /** Dropped from the store (limits): later events are discarded. */
   dropped = false;
+  /** Its place in the store's ring (-1 when not kept). */
+  slot = -1;
   expires = Infinity;
   readonly #limits: EventStoreLimits;
   /** Complete SSE frames; #frames[i] has event number #first + i. */
@@ -214,14 +217,8 @@ export class StoredStream implements ReplayWriter {
 export class EventStore implements ReplayStore {
   #nextSweep = 0;
   readonly limits: EventStoreLimits;
-  readonly #streams = new Map<string, StoredStream>();
-  /**
-   * The kept streams in the order they were opened, from `#head` on; a dropped one stays until the
-   * head passes it or the list is compacted. The oldest are found here, not by walking the Map: a
-   * Map walks its deleted slots too, and at the bound every open deletes one (~0.3 µs a stream).
-   */
-  #order: StoredStream[] = [];
-  #head = 0;
+  /** The kept streams in open order, and by id (see stream-ring.ts: no Map churn at the bound). */
+  readonly #streams = new StreamRing<StoredStream>();
   /** Streams kept per named principal. */
   readonly #held = new Map<string, number>();
   /** Characters kept per named principal, and in all (anonymous streams count only there). */
@@ -257,22 +254,9 @@ export class EventStore implements ReplayStore {
       stream.drop();
       return stream;
     }
-    this.#streams.set(streamId, stream);
-    this.#order.push(stream);
+    this.#streams.push(stream);
     if (principal !== '') this.#held.set(principal, (this.#held.get(principal) ?? 0) + 1);
     return stream;
-  }
-
-  /** The kept streams, oldest first from `#head` (past the dropped ones; compacted when mostly dropped). */
-  #oldestFirst(): StoredStream[] {
-    const order = this.#order;
-    while (this.#head < order.length && order[this.#head]!.dropped) this.#head++;
-    const dead = order.length - this.#streams.size; // dropped entries, before the head and after it
-    if (dead > 64 && dead > this.#streams.size) {
-      this.#order = order.filter((stream) => !stream.dropped);
-      this.#head = 0;
-    }
-    return this.#order;
   }
 
   /**
@@ -281,11 +265,11 @@ export class EventStore implements ReplayStore {
    * call must stay resumable.
    */
   #dropOldest(principal: string, except?: StoredStream): boolean {
-    const order = this.#oldestFirst();
+    const streams = this.#streams;
     let oldest: StoredStream | undefined;
-    for (let i = this.#head; i < order.length; i++) {
-      const stream = order[i]!;
-      if (stream.dropped || stream.principal !== principal || stream === except) continue;
+    for (let i = 0; i < streams.span; i++) {
+      const stream = streams.at(i);
+      if (stream === undefined || stream.principal !== principal || stream === except) continue;
       if (stream.done) {
         this.#forget(stream);
         return true;
@@ -298,7 +282,7 @@ export class EventStore implements ReplayStore {
   }
 
   #forget(stream: StoredStream): void {
-    this.#streams.delete(stream.id);
+    this.#streams.remove(stream);
     stream.drop();
     const principal = stream.principal;
     if (principal === '') return;
@@ -364,10 +348,10 @@ export class EventStore implements ReplayStore {
     const now = Date.now();
     if (now < this.#nextSweep) return;
     this.#nextSweep = now + SWEEP_MS;
-    const order = this.#oldestFirst();
-    for (let i = this.#head; i < order.length; i++) {
-      const stream = order[i]!;
-      if (!stream.dropped && stream.expires <= now) this.#forget(stream);
+    const streams = this.#streams;
+    for (let i = 0; i < streams.span; i++) {
+      const stream = streams.at(i);
+      if (stream !== undefined && stream.expires <= now) this.#forget(stream);
     }
   }
 }
