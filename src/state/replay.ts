@@ -14,6 +14,7 @@
 import type { MaybePromise } from '../types.js';
 
 import { shrinkFrame } from './replay-frames.js';
+import { BoundsLedger } from './ledger.js';
 import { StreamRing } from './stream-ring.js';
 
 /** How often the store looks for expired streams (they are also refused on sight: find()). */
@@ -219,11 +220,8 @@ export class EventStore implements ReplayStore {
   readonly limits: EventStoreLimits;
   /** The kept streams in open order, and by id (see stream-ring.ts: no Map churn at the bound). */
   readonly #streams = new StreamRing<StoredStream>();
-  /** Streams kept per named principal. */
-  readonly #held = new Map<string, number>();
-  /** Characters kept per named principal, and in all (anonymous streams count only there). */
-  readonly #chars = new Map<string, number>();
-  #totalChars = 0;
+  /** Streams and their characters, per named principal and in all (anonymous streams count only there). */
+  readonly #ledger = new BoundsLedger();
   readonly #resized = (stream: StoredStream, delta: number): void => this.#count(stream, delta);
 
   constructor(limits: Partial<EventStoreLimits> = {}) {
@@ -236,7 +234,7 @@ export class EventStore implements ReplayStore {
 
   /** Characters kept in all streams. */
   get chars(): number {
-    return this.#totalChars;
+    return this.#ledger.total.size;
   }
 
   /**
@@ -249,13 +247,13 @@ export class EventStore implements ReplayStore {
     const previous = this.#streams.get(streamId);
     if (previous !== undefined) this.#forget(previous); // an id opened twice: the newer stream replaces it
     const stream = new StoredStream(streamId, owner, nextSeq, this.limits, principal, this.#resized);
-    const full = (principal !== '' && (this.#held.get(principal) ?? 0) >= this.limits.maxStreamsPerPrincipal) || this.#streams.size >= this.limits.maxStreams;
+    const full = (principal !== '' && this.#ledger.of(principal).count >= this.limits.maxStreamsPerPrincipal) || this.#streams.size >= this.limits.maxStreams;
     if (full && !this.#dropOldest(principal)) {
       stream.drop();
       return stream;
     }
     this.#streams.push(stream);
-    if (principal !== '') this.#held.set(principal, (this.#held.get(principal) ?? 0) + 1);
+    this.#ledger.add(principal, 1, 0);
     return stream;
   }
 
@@ -284,28 +282,19 @@ export class EventStore implements ReplayStore {
   #forget(stream: StoredStream): void {
     this.#streams.remove(stream);
     stream.drop();
-    const principal = stream.principal;
-    if (principal === '') return;
-    const held = (this.#held.get(principal) ?? 1) - 1;
-    if (held > 0) this.#held.set(principal, held);
-    else this.#held.delete(principal);
+    this.#ledger.add(stream.principal, -1, 0);
   }
 
   #count(stream: StoredStream, delta: number): void {
     const principal = stream.principal;
-    if (principal !== '') {
-      const chars = (this.#chars.get(principal) ?? 0) + delta;
-      if (chars === 0) this.#chars.delete(principal);
-      else this.#chars.set(principal, chars);
-    }
-    this.#totalChars += delta;
+    this.#ledger.add(principal, 0, delta);
     if (delta > 0 && !stream.dropped && this.#excess(principal) > 0) this.#fit(stream);
   }
 
   /** Characters over the principal's bound (a named one) or the total bound, whichever is more. */
   #excess(principal: string): number {
-    const mine = principal === '' ? 0 : (this.#chars.get(principal) ?? 0) - this.limits.maxCharsPerPrincipal;
-    return Math.max(mine, this.#totalChars - this.limits.maxTotalChars);
+    const mine = principal === '' ? 0 : this.#ledger.of(principal).size - this.limits.maxCharsPerPrincipal;
+    return Math.max(mine, this.#ledger.total.size - this.limits.maxTotalChars);
   }
 
   /** Past the principal's or the total bound: the writer's own oldest streams go, then its stream's oldest events. */

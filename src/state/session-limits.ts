@@ -55,11 +55,11 @@ export function sessionBoundError(limits: SessionLimits, bound: keyof SessionLim
  */
 export function subscriptionRefused(limits: SessionLimits, size: number, usage: { session: Usage; principal?: Usage; total?: Usage }, principal = ''): BoundReached | undefined {
   const { session, principal: mine, total } = usage;
-  const rows: Room[] = [[session.count, 1, limits.maxSubscriptions, 'maxSubscriptions'], [session.bytes, size, limits.maxSubscriptionBytes, 'maxSubscriptionBytes']];
+  const rows: Room[] = [[session.count, 1, limits.maxSubscriptions, 'maxSubscriptions'], [session.size, size, limits.maxSubscriptionBytes, 'maxSubscriptionBytes']];
   if (mine && principal !== '') {
-    rows.push([mine.count, 1, limits.maxSubscriptionsPerPrincipal, 'maxSubscriptionsPerPrincipal'], [mine.bytes, size, limits.maxSubscriptionBytesPerPrincipal, 'maxSubscriptionBytesPerPrincipal']);
+    rows.push([mine.count, 1, limits.maxSubscriptionsPerPrincipal, 'maxSubscriptionsPerPrincipal'], [mine.size, size, limits.maxSubscriptionBytesPerPrincipal, 'maxSubscriptionBytesPerPrincipal']);
   }
-  if (total) rows.push([total.count, 1, limits.maxTotalSubscriptions, 'maxTotalSubscriptions'], [total.bytes, size, limits.maxTotalSubscriptionBytes, 'maxTotalSubscriptionBytes']);
+  if (total) rows.push([total.count, 1, limits.maxTotalSubscriptions, 'maxTotalSubscriptions'], [total.size, size, limits.maxTotalSubscriptionBytes, 'maxTotalSubscriptionBytes']);
   const full = firstFull(rows);
   return full === undefined ? undefined : sessionBoundError(limits, full[3] as keyof SessionLimits, principal);
 }

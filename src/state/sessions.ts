@@ -56,7 +56,7 @@ interface Holder extends Usage {
 export class MemorySessionStore implements SessionStore {
   readonly #sessions = new Map<string, Entry>();
   readonly #holders = new Map<string, Holder>();
-  readonly #total: Usage = { count: 0, bytes: 0 };
+  readonly #total: Usage = { count: 0, size: 0 };
   readonly #streams = new Map<string, string>();
   readonly #limits: SessionLimits;
 
@@ -89,7 +89,7 @@ export class MemorySessionStore implements SessionStore {
   /** A new session's entry, after making room among the caller's own sessions. */
   #add(session: string, principal: string): Entry {
     let holder = this.#holders.get(principal);
-    if (holder === undefined) this.#holders.set(principal, (holder = { sessions: new Map(), count: 0, bytes: 0 }));
+    if (holder === undefined) this.#holders.set(principal, (holder = { sessions: new Map(), count: 0, size: 0 }));
     const { maxSessions, maxSessionsPerPrincipal } = this.#limits;
     const atShare = principal !== '' && holder.sessions.size >= maxSessionsPerPrincipal;
     if (atShare || this.#sessions.size >= maxSessions) {
@@ -97,7 +97,7 @@ export class MemorySessionStore implements SessionStore {
       if (oldest.done) throw sessionBoundError(this.#limits, 'maxSessions', principal);
       this.#forget(oldest.value);
     }
-    const entry: Entry = { principal, count: 0, bytes: 0 };
+    const entry: Entry = { principal, count: 0, size: 0 };
     this.#sessions.set(session, entry);
     holder.sessions.set(session, entry);
     return entry;
@@ -105,7 +105,7 @@ export class MemorySessionStore implements SessionStore {
 
   #forget(session: string): void {
     const entry = this.#sessions.get(session)!;
-    this.#count(entry, -entry.count, -entry.bytes);
+    this.#count(entry, -entry.count, -entry.size);
     this.#sessions.delete(session);
     this.#holders.get(entry.principal)!.sessions.delete(session);
   }
@@ -114,7 +114,7 @@ export class MemorySessionStore implements SessionStore {
   #count(entry: Entry, count: number, bytes: number): void {
     for (const usage of [entry, this.#holders.get(entry.principal)!, this.#total]) {
       usage.count += count;
-      usage.bytes += bytes;
+      usage.size += bytes;
     }
   }
 
@@ -146,7 +146,7 @@ export function patchConnection(connection: Connection, patch: SessionPatch, lim
   if (limits !== undefined && uri !== undefined && kept?.has(uri) !== true) {
     let bytes = 0;
     for (const known of kept ?? []) bytes += known.length;
-    const refused = subscriptionRefused(limits, uri.length, { session: { count: kept?.size ?? 0, bytes } });
+    const refused = subscriptionRefused(limits, uri.length, { session: { count: kept?.size ?? 0, size: bytes } });
     if (refused) throw refused;
   }
   if (patch.logLevel !== undefined) connection.logLevel = patch.logLevel;
