@@ -19,6 +19,14 @@ describe('the bounds ledger', () => {
     expect(ledger.total).toEqual({ count: 1, size: 7 });
   });
 
+  it('made with anonymousIsOne, counts anonymous as one principal (the task store\'s rule)', () => {
+    const ledger = new BoundsLedger(true);
+    ledger.add('', 2, 30);
+    expect(ledger.of('')).toEqual({ count: 2, size: 30 });
+    ledger.add('', -2, -30);
+    expect(ledger.principals).toBe(0);
+  });
+
   it('is what the stream quota and the replay store count with: places and streams given back leave no rows', () => {
     const quota = new PrincipalQuota(4, 2);
     const releases = [quota.hold('alice'), quota.hold('alice'), quota.hold('')];
