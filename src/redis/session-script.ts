@@ -12,16 +12,16 @@
  * A session whose TTL passed is forgotten (its counts given back) by the next write, up to 100 at a time.
  *
  * ARGV: prefix, now, session, principal, ttl ms, level ('' none), op ('sub' | 'unsub' | ''), uri,
- * then maxSessions, maxSessionsPerPrincipal, maxSubscriptions, maxSubscriptionBytes,
- * maxSubscriptionsPerPrincipal, maxSubscriptionBytesPerPrincipal, maxTotalSubscriptions,
- * maxTotalSubscriptionBytes. Returns 'ok', or the name of the bound that refused the write.
+ * then maxSessions, maxSessionsPerPrincipal, maxSubscriptions, maxSubscriptionChars,
+ * maxSubscriptionsPerPrincipal, maxSubscriptionCharsPerPrincipal, maxTotalSubscriptions,
+ * maxTotalSubscriptionChars. Returns 'ok', or the name of the bound that refused the write.
  */
 export const SESSION_UPDATE = `
 local P, NOW, S, W, TTL = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], tonumber(ARGV[5])
 local LEVEL, OP, U = ARGV[6], ARGV[7], ARGV[8]
 local MAX = {}
-for i, name in ipairs({ 'maxSessions', 'maxSessionsPerPrincipal', 'maxSubscriptions', 'maxSubscriptionBytes',
-  'maxSubscriptionsPerPrincipal', 'maxSubscriptionBytesPerPrincipal', 'maxTotalSubscriptions', 'maxTotalSubscriptionBytes' }) do
+for i, name in ipairs({ 'maxSessions', 'maxSessionsPerPrincipal', 'maxSubscriptions', 'maxSubscriptionChars',
+  'maxSubscriptionsPerPrincipal', 'maxSubscriptionCharsPerPrincipal', 'maxTotalSubscriptions', 'maxTotalSubscriptionChars' }) do
   MAX[name] = tonumber(ARGV[8 + i])
 end
 local ALL, SIZE, TOTAL = P .. 'sessions', P .. 'session-size', P .. 'session-total'
@@ -63,15 +63,15 @@ local subs = P .. 'subs:' .. S
 if OP == 'sub' and redis.call('SISMEMBER', subs, U) == 0 then
   local size = #U
   local s = redis.call('HMGET', SIZE, S .. ':n', S .. ':b')
-  local rows = { { num(s[1]), 1, 'maxSubscriptions' }, { num(s[2]), size, 'maxSubscriptionBytes' } }
+  local rows = { { num(s[1]), 1, 'maxSubscriptions' }, { num(s[2]), size, 'maxSubscriptionChars' } }
   if W ~= '' then
     local p = redis.call('HMGET', ptotal(W), 'n', 'b')
     rows[#rows + 1] = { num(p[1]), 1, 'maxSubscriptionsPerPrincipal' }
-    rows[#rows + 1] = { num(p[2]), size, 'maxSubscriptionBytesPerPrincipal' }
+    rows[#rows + 1] = { num(p[2]), size, 'maxSubscriptionCharsPerPrincipal' }
   end
   local t = redis.call('HMGET', TOTAL, 'n', 'b')
   rows[#rows + 1] = { num(t[1]), 1, 'maxTotalSubscriptions' }
-  rows[#rows + 1] = { num(t[2]), size, 'maxTotalSubscriptionBytes' }
+  rows[#rows + 1] = { num(t[2]), size, 'maxTotalSubscriptionChars' }
   for _, row in ipairs(rows) do
     if row[1] + row[2] > MAX[row[3]] then return row[3] end
   end

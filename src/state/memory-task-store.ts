@@ -5,7 +5,7 @@
  * principal and the process keep is counted for the TaskBounds.
  */
 import {
-  byteBoundPassed,
+  sizeBoundPassed,
   endSize,
   isTerminal,
   tooLarge,
@@ -137,7 +137,7 @@ export class MemoryTaskStore implements TaskStore {
       if (isTerminal(task.status)) return false;
       const stored = this.#stored;
       let size = endSize(end);
-      passed = byteBoundPassed(bounds, size, stored.of(task.principal).size, stored.total.size);
+      passed = sizeBoundPassed(bounds, size, stored.of(task.principal).size, stored.total.size);
       if (passed !== undefined) size = endSize((end = tooLarge(passed, bounds[passed]!)));
       this.#sizes.set(taskId, size);
       stored.add(task.principal, 0, size);
