@@ -17,10 +17,14 @@ export interface RingEntry {
   slot: number;
 }
 
-/** FNV-1a over the id's characters: stream ids are random, the spread only needs to be even. */
+/**
+ * FNV-1a over the id's last 12 characters and its length: stream ids are random (their tail is as
+ * good as all of them), and a counter-like id differs in its tail too. A lookup only reads what an
+ * open put in, so an id a client sends cannot lengthen a probe run.
+ */
 function hashOf(id: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  let hash = Math.imul(0x811c9dc5 ^ id.length, 0x01000193);
+  for (let i = Math.max(0, id.length - 12); i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
   return hash >>> 0;
 }
 
