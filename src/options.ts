@@ -203,9 +203,9 @@ function taskService(options: NonNullable<MiniMCPOptions['tasks']>, shared: Task
     pollIntervalMs: intOption(options, 'pollIntervalMs', 1_000),
     maxPerPrincipal: intOption(options, 'maxPerPrincipal', 100),
     maxTasks: intOption(options, 'maxTasks', 10_000),
-    maxResultBytes: intOption(options, 'maxResultBytes', 1_048_576),
-    maxStoredBytesPerPrincipal: intOption(options, 'maxStoredBytesPerPrincipal', 16 * 1_048_576),
-    maxStoredBytes: intOption(options, 'maxStoredBytes', 128 * 1_048_576),
+    maxResultChars: intOption(options, 'maxResultChars', 1_048_576),
+    maxStoredCharsPerPrincipal: intOption(options, 'maxStoredCharsPerPrincipal', 16 * 1_048_576),
+    maxStoredChars: intOption(options, 'maxStoredChars', 128 * 1_048_576),
     heartbeatMs: intOption(options, 'heartbeatMs', 10_000),
   });
 }

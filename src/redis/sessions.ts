@@ -14,8 +14,8 @@ import { SESSION_UPDATE } from './session-script.js';
 const CLAIM_MS = 60_000;
 /** The order of the limits in the script's ARGV. */
 const SESSION_BOUNDS: readonly (keyof SessionLimits)[] = [
-  'maxSessions', 'maxSessionsPerPrincipal', 'maxSubscriptions', 'maxSubscriptionBytes',
-  'maxSubscriptionsPerPrincipal', 'maxSubscriptionBytesPerPrincipal', 'maxTotalSubscriptions', 'maxTotalSubscriptionBytes',
+  'maxSessions', 'maxSessionsPerPrincipal', 'maxSubscriptions', 'maxSubscriptionChars',
+  'maxSubscriptionsPerPrincipal', 'maxSubscriptionCharsPerPrincipal', 'maxTotalSubscriptions', 'maxTotalSubscriptionChars',
 ];
 // Gives the claim back only if it is still ours.
 const RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";

@@ -158,7 +158,7 @@ publish(id)
 return 1`),
 
   /**
-   * id, size (characters of result and error), maxStoredBytesPerPrincipal, maxStoredBytes (0: none), then
+   * id, size (characters of result and error), maxStoredCharsPerPrincipal, maxStoredChars (0: none), then
    * field/value pairs of the end (status, statusMessage, result, error): only from a live status. 1 when
    * kept, 0 when already terminal, or the name of the byte bound it would pass (nothing written).
    */
@@ -174,9 +174,9 @@ if maxMine > 0 then
   for _, other in ipairs(redis.call('ZRANGEBYSCORE', P .. 'tasks-of:' .. principal, '(' .. NOW, '+inf')) do
     used = used + tonumber(redis.call('HGET', sizes, other) or '0')
   end
-  if used + size > maxMine then return 'maxStoredBytesPerPrincipal' end
+  if used + size > maxMine then return 'maxStoredCharsPerPrincipal' end
 end
-if maxAll > 0 and tonumber(redis.call('GET', P .. 'tasks-bytes') or '0') + size > maxAll then return 'maxStoredBytes' end
+if maxAll > 0 and tonumber(redis.call('GET', P .. 'tasks-bytes') or '0') + size > maxAll then return 'maxStoredChars' end
 for i = 8, #ARGV, 2 do redis.call('HSET', tkey(id), ARGV[i], ARGV[i + 1]) end
 if size > 0 then
   redis.call('HSET', sizes, id, size)

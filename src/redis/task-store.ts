@@ -174,9 +174,9 @@ export class RedisTaskStore implements TaskStore {
       fields.push(name, text);
     }
     let passed: keyof TaskBounds | undefined;
-    if (bounds.maxResultBytes !== undefined && size > bounds.maxResultBytes) passed = 'maxResultBytes';
+    if (bounds.maxResultChars !== undefined && size > bounds.maxResultChars) passed = 'maxResultChars';
     else {
-      const kept = await this.#run('settle', [taskId, size, bounds.maxStoredBytesPerPrincipal ?? 0, bounds.maxStoredBytes ?? 0, ...fields]);
+      const kept = await this.#run('settle', [taskId, size, bounds.maxStoredCharsPerPrincipal ?? 0, bounds.maxStoredChars ?? 0, ...fields]);
       if (typeof kept !== 'string') return kept === 1;
       passed = kept as keyof TaskBounds;
     }

@@ -4,6 +4,7 @@
  */
 import { ErrorCode } from '../protocol/errors.js';
 import { BoundReached } from '../state/bounds.js';
+import { BoundsLedger } from '../state/ledger.js';
 
 /**
  * Places for long-lived streams: at most `max` in all and `perPrincipal` for any one named principal,
@@ -11,8 +12,8 @@ import { BoundReached } from '../state/bounds.js';
  * serves every kind: 2026 listen streams, 2025 GET streams and 2025 `tasks/result` waits.
  */
 export class PrincipalQuota {
-  #open = 0;
-  readonly #held = new Map<string, number>();
+  /** Places held, per principal and in all (counts only: a place has no size). */
+  readonly #ledger = new BoundsLedger();
 
   constructor(
     readonly max: number,
@@ -20,25 +21,21 @@ export class PrincipalQuota {
   ) {}
 
   get open(): number {
-    return this.#open;
+    return this.#ledger.total.count;
   }
 
   /** Takes a place, or answers false when the total or the principal's share is used up. */
   acquire(principal: string): boolean {
-    if (this.#open >= this.max) return false;
-    if (principal !== '') {
-      const held = this.#held.get(principal) ?? 0;
-      if (held >= this.perPrincipal) return false;
-      this.#held.set(principal, held + 1);
-    }
-    this.#open++;
+    if (this.#ledger.total.count >= this.max) return false;
+    if (principal !== '' && this.#ledger.of(principal).count >= this.perPrincipal) return false;
+    this.#ledger.add(principal, 1, 0);
     return true;
   }
 
   /** Takes a place and answers its release (a second call does nothing), or the 503 naming the full bound. */
   hold(principal: string): (() => void) | BoundReached {
     if (!this.acquire(principal)) {
-      const mine = this.#open < this.max;
+      const mine = this.#ledger.total.count < this.max;
       const [bound, max, who] = mine ? ['maxStreamsPerPrincipal', this.perPrincipal, 'one client'] : ['maxStreams', this.max, 'the server'];
       return new BoundReached(bound as string, principal, `Server overloaded: ${who} may hold at most ${max} open streams (${bound}), retry later`, ErrorCode.InternalError, 503);
     }
@@ -50,10 +47,6 @@ export class PrincipalQuota {
   }
 
   release(principal: string): void {
-    this.#open--;
-    if (principal === '') return;
-    const held = (this.#held.get(principal) ?? 1) - 1;
-    if (held > 0) this.#held.set(principal, held);
-    else this.#held.delete(principal);
+    this.#ledger.add(principal, -1, 0);
   }
 }

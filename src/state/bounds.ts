@@ -23,10 +23,13 @@ export class BoundReached extends McpError {
   }
 }
 
-/** How much is kept at one level (a session, a principal, the process): things and their size. */
+/**
+ * How much is kept at one level (a session, a principal, the process): things and their size, in
+ * the unit the store's options name (characters, bytes).
+ */
 export interface Usage {
   count: number;
-  bytes: number;
+  size: number;
 }
 
 /** One row of a bound check: what is used, what would be added, the maximum, and the option's name. */

@@ -5,7 +5,7 @@
  * principal and the process keep is counted for the TaskBounds.
  */
 import {
-  byteBoundPassed,
+  sizeBoundPassed,
   endSize,
   isTerminal,
   tooLarge,
@@ -18,13 +18,13 @@ import {
   type TaskStore,
 } from './task-store.js';
 import { addToKeyedSet } from './keyed-sets.js';
+import { BoundsLedger } from './ledger.js';
 
 const SWEEP_EVERY_MS = 1000;
 
-/** A principal's tasks in creation order, and the characters their results and errors keep. */
+/** A principal's tasks in creation order. */
 interface Holder {
   readonly tasks: Map<string, TaskRecord>;
-  bytes: number;
 }
 
 export class MemoryTaskStore implements TaskStore {
@@ -32,7 +32,8 @@ export class MemoryTaskStore implements TaskStore {
   readonly #holders = new Map<string, Holder>();
   /** What each terminal task keeps (endSize), by id. */
   readonly #sizes = new Map<string, number>();
-  #bytes = 0;
+  /** Tasks and the characters their results and errors keep, per principal (anonymous is one) and in all. */
+  readonly #stored = new BoundsLedger(true);
   readonly #watchers = new Map<string, Set<(task: TaskRecord) => void>>();
   readonly #leases = new Map<string, number>();
   #nextSweep = 0;
@@ -48,6 +49,7 @@ export class MemoryTaskStore implements TaskStore {
     const copy = structuredClone(task);
     this.#tasks.set(task.taskId, copy);
     holder.tasks.set(task.taskId, copy);
+    this.#stored.add(task.principal, 1, 0);
     return true;
   }
 
@@ -85,7 +87,7 @@ export class MemoryTaskStore implements TaskStore {
 
   #holder(principal: string): Holder {
     let holder = this.#holders.get(principal);
-    if (holder === undefined) this.#holders.set(principal, (holder = { tasks: new Map(), bytes: 0 }));
+    if (holder === undefined) this.#holders.set(principal, (holder = { tasks: new Map() }));
     return holder;
   }
 
@@ -133,13 +135,12 @@ export class MemoryTaskStore implements TaskStore {
     let passed: keyof TaskBounds | undefined;
     const written = this.#write(taskId, (task) => {
       if (isTerminal(task.status)) return false;
-      const holder = this.#holder(task.principal);
+      const stored = this.#stored;
       let size = endSize(end);
-      passed = byteBoundPassed(bounds, size, holder.bytes, this.#bytes);
+      passed = sizeBoundPassed(bounds, size, stored.of(task.principal).size, stored.total.size);
       if (passed !== undefined) size = endSize((end = tooLarge(passed, bounds[passed]!)));
       this.#sizes.set(taskId, size);
-      holder.bytes += size;
-      this.#bytes += size;
+      stored.add(task.principal, 0, size);
       Object.assign(task, structuredClone(end));
       delete task.inputRequests;
       delete task.inputResponses;
@@ -214,9 +215,7 @@ export class MemoryTaskStore implements TaskStore {
 
   #forget(task: TaskRecord): void {
     const holder = this.#holders.get(task.principal)!;
-    const size = this.#sizes.get(task.taskId) ?? 0;
-    holder.bytes -= size;
-    this.#bytes -= size;
+    this.#stored.add(task.principal, -1, -(this.#sizes.get(task.taskId) ?? 0));
     this.#sizes.delete(task.taskId);
     this.#tasks.delete(task.taskId);
     holder.tasks.delete(task.taskId);

@@ -13,6 +13,7 @@
  */
 import { limitsOver } from '../option-checks.js';
 import { ExpiryHeap } from './expiry-heap.js';
+import { BoundsLedger } from './ledger.js';
 
 /** What `remember` found: a new id, a replay, or the bound that had no room for it. */
 export type ProofVerdict = 'fresh' | 'replayed' | 'maxProofsPerPrincipal' | 'maxTotalProofs';
@@ -77,6 +78,8 @@ export class MemoryProofStore implements ProofStore {
   readonly #kept = new Map<string, Map<string, KeptId>>();
   /** Every kept id, earliest leaving first: expiry is swept in order (a few steps per id, no walk). */
   readonly #leaving = new ExpiryHeap<KeptId>();
+  /** Ids and their characters, per principal (every key one, as in `#kept`) and in all: what the bounds read. */
+  readonly #ledger = new BoundsLedger(true);
   readonly #limits: ProofLimits;
   readonly #shares: ProofShares;
 
@@ -93,13 +96,14 @@ export class MemoryProofStore implements ProofStore {
     this.#expire(now);
     const mine = this.#kept.get(principal);
     if (mine?.has(jti)) return 'replayed';
-    const count = mine?.size ?? 0;
-    const refused = proofRefusal(count, this.#leaving.size, this.#kept.size, this.#limits, this.#shares);
+    const ledger = this.#ledger;
+    const refused = proofRefusal(ledger.of(principal).count, ledger.total.count, ledger.principals, this.#limits, this.#shares);
     if (refused !== undefined) return refused;
     const entry: KeptId = { until, principal, jti };
     if (mine === undefined) this.#kept.set(principal, new Map([[jti, entry]]));
     else mine.set(jti, entry);
     this.#leaving.push(entry);
+    ledger.add(principal, 1, jti.length);
     return 'fresh';
   }
 
@@ -108,7 +112,7 @@ export class MemoryProofStore implements ProofStore {
     for (let due = this.#leaving.popDue(now); due !== undefined; due = this.#leaving.popDue(now)) {
       const ids = this.#kept.get(due.principal);
       if (ids === undefined) continue;
-      ids.delete(due.jti);
+      if (ids.delete(due.jti)) this.#ledger.add(due.principal, -1, -due.jti.length);
       if (ids.size === 0) this.#kept.delete(due.principal);
     }
   }

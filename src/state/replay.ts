@@ -14,6 +14,8 @@
 import type { MaybePromise } from '../types.js';
 
 import { shrinkFrame } from './replay-frames.js';
+import { BoundsLedger } from './ledger.js';
+import { StreamRing } from './stream-ring.js';
 
 /** How often the store looks for expired streams (they are also refused on sight: find()). */
 const SWEEP_MS = 1_000;
@@ -122,6 +124,8 @@ export class StoredStream implements ReplayWriter {
   done = false;
   /** Dropped from the store (limits): later events are discarded. */
   dropped = false;
+  /** Its place in the store's ring (-1 when not kept). */
+  slot = -1;
   expires = Infinity;
   readonly #limits: EventStoreLimits;
   /** Complete SSE frames; #frames[i] has event number #first + i. */
@@ -214,19 +218,10 @@ export class StoredStream implements ReplayWriter {
 export class EventStore implements ReplayStore {
   #nextSweep = 0;
   readonly limits: EventStoreLimits;
-  readonly #streams = new Map<string, StoredStream>();
-  /**
-   * The kept streams in the order they were opened, from `#head` on; a dropped one stays until the
-   * head passes it or the list is compacted. The oldest are found here, not by walking the Map: a
-   * Map walks its deleted slots too, and at the bound every open deletes one (~0.3 µs a stream).
-   */
-  #order: StoredStream[] = [];
-  #head = 0;
-  /** Streams kept per named principal. */
-  readonly #held = new Map<string, number>();
-  /** Characters kept per named principal, and in all (anonymous streams count only there). */
-  readonly #chars = new Map<string, number>();
-  #totalChars = 0;
+  /** The kept streams in open order, and by id (see stream-ring.ts: no Map churn at the bound). */
+  readonly #streams = new StreamRing<StoredStream>();
+  /** Streams and their characters, per named principal and in all (anonymous streams count only there). */
+  readonly #ledger = new BoundsLedger();
   readonly #resized = (stream: StoredStream, delta: number): void => this.#count(stream, delta);
 
   constructor(limits: Partial<EventStoreLimits> = {}) {
@@ -239,7 +234,7 @@ export class EventStore implements ReplayStore {
 
   /** Characters kept in all streams. */
   get chars(): number {
-    return this.#totalChars;
+    return this.#ledger.total.size;
   }
 
   /**
@@ -252,27 +247,14 @@ export class EventStore implements ReplayStore {
     const previous = this.#streams.get(streamId);
     if (previous !== undefined) this.#forget(previous); // an id opened twice: the newer stream replaces it
     const stream = new StoredStream(streamId, owner, nextSeq, this.limits, principal, this.#resized);
-    const full = (principal !== '' && (this.#held.get(principal) ?? 0) >= this.limits.maxStreamsPerPrincipal) || this.#streams.size >= this.limits.maxStreams;
+    const full = (principal !== '' && this.#ledger.of(principal).count >= this.limits.maxStreamsPerPrincipal) || this.#streams.size >= this.limits.maxStreams;
     if (full && !this.#dropOldest(principal)) {
       stream.drop();
       return stream;
     }
-    this.#streams.set(streamId, stream);
-    this.#order.push(stream);
-    if (principal !== '') this.#held.set(principal, (this.#held.get(principal) ?? 0) + 1);
+    this.#streams.push(stream);
+    this.#ledger.add(principal, 1, 0);
     return stream;
-  }
-
-  /** The kept streams, oldest first from `#head` (past the dropped ones; compacted when mostly dropped). */
-  #oldestFirst(): StoredStream[] {
-    const order = this.#order;
-    while (this.#head < order.length && order[this.#head]!.dropped) this.#head++;
-    const dead = order.length - this.#streams.size; // dropped entries, before the head and after it
-    if (dead > 64 && dead > this.#streams.size) {
-      this.#order = order.filter((stream) => !stream.dropped);
-      this.#head = 0;
-    }
-    return this.#order;
   }
 
   /**
@@ -281,11 +263,11 @@ export class EventStore implements ReplayStore {
    * call must stay resumable.
    */
   #dropOldest(principal: string, except?: StoredStream): boolean {
-    const order = this.#oldestFirst();
+    const streams = this.#streams;
     let oldest: StoredStream | undefined;
-    for (let i = this.#head; i < order.length; i++) {
-      const stream = order[i]!;
-      if (stream.dropped || stream.principal !== principal || stream === except) continue;
+    for (let i = 0; i < streams.span; i++) {
+      const stream = streams.at(i);
+      if (stream === undefined || stream.principal !== principal || stream === except) continue;
       if (stream.done) {
         this.#forget(stream);
         return true;
@@ -298,30 +280,21 @@ export class EventStore implements ReplayStore {
   }
 
   #forget(stream: StoredStream): void {
-    this.#streams.delete(stream.id);
+    this.#streams.remove(stream);
     stream.drop();
-    const principal = stream.principal;
-    if (principal === '') return;
-    const held = (this.#held.get(principal) ?? 1) - 1;
-    if (held > 0) this.#held.set(principal, held);
-    else this.#held.delete(principal);
+    this.#ledger.add(stream.principal, -1, 0);
   }
 
   #count(stream: StoredStream, delta: number): void {
     const principal = stream.principal;
-    if (principal !== '') {
-      const chars = (this.#chars.get(principal) ?? 0) + delta;
-      if (chars === 0) this.#chars.delete(principal);
-      else this.#chars.set(principal, chars);
-    }
-    this.#totalChars += delta;
+    this.#ledger.add(principal, 0, delta);
     if (delta > 0 && !stream.dropped && this.#excess(principal) > 0) this.#fit(stream);
   }
 
   /** Characters over the principal's bound (a named one) or the total bound, whichever is more. */
   #excess(principal: string): number {
-    const mine = principal === '' ? 0 : (this.#chars.get(principal) ?? 0) - this.limits.maxCharsPerPrincipal;
-    return Math.max(mine, this.#totalChars - this.limits.maxTotalChars);
+    const mine = principal === '' ? 0 : this.#ledger.of(principal).size - this.limits.maxCharsPerPrincipal;
+    return Math.max(mine, this.#ledger.total.size - this.limits.maxTotalChars);
   }
 
   /** Past the principal's or the total bound: the writer's own oldest streams go, then its stream's oldest events. */
@@ -364,10 +337,10 @@ export class EventStore implements ReplayStore {
     const now = Date.now();
     if (now < this.#nextSweep) return;
     this.#nextSweep = now + SWEEP_MS;
-    const order = this.#oldestFirst();
-    for (let i = this.#head; i < order.length; i++) {
-      const stream = order[i]!;
-      if (!stream.dropped && stream.expires <= now) this.#forget(stream);
+    const streams = this.#streams;
+    for (let i = 0; i < streams.span; i++) {
+      const stream = streams.at(i);
+      if (stream !== undefined && stream.expires <= now) this.#forget(stream);
     }
   }
 }

@@ -13,26 +13,26 @@ export interface SessionLimits {
   /** Subscriptions of one session. Default 1,000. */
   maxSubscriptions: number;
   /** Characters of subscribed URIs of one session. Default 256 KiB. */
-  maxSubscriptionBytes: number;
+  maxSubscriptionChars: number;
   /** Subscriptions of one named principal, over its sessions. Default 10,000. */
   maxSubscriptionsPerPrincipal: number;
   /** Characters of subscribed URIs of one named principal. Default 4 MiB. */
-  maxSubscriptionBytesPerPrincipal: number;
+  maxSubscriptionCharsPerPrincipal: number;
   /** Subscriptions kept, all principals. Default 100,000. */
   maxTotalSubscriptions: number;
   /** Characters of subscribed URIs kept, all principals. Default 64 MiB. */
-  maxTotalSubscriptionBytes: number;
+  maxTotalSubscriptionChars: number;
 }
 
 export const DEFAULT_SESSION_LIMITS: Readonly<SessionLimits> = {
   maxSessions: 10_000,
   maxSessionsPerPrincipal: 1_000,
   maxSubscriptions: 1_000,
-  maxSubscriptionBytes: 256 * 1024,
+  maxSubscriptionChars: 256 * 1024,
   maxSubscriptionsPerPrincipal: 10_000,
-  maxSubscriptionBytesPerPrincipal: 4 * 1024 * 1024,
+  maxSubscriptionCharsPerPrincipal: 4 * 1024 * 1024,
   maxTotalSubscriptions: 100_000,
-  maxTotalSubscriptionBytes: 64 * 1024 * 1024,
+  maxTotalSubscriptionChars: 64 * 1024 * 1024,
 };
 
 /** The limits with `given` over the defaults; a TypeError names a value that is not a positive integer. */
@@ -44,7 +44,7 @@ export function sessionLimits(given: Partial<SessionLimits> = {}): SessionLimits
 export function sessionBoundError(limits: SessionLimits, bound: keyof SessionLimits, principal: string): BoundReached {
   const processWide = bound === 'maxSessions' || bound.startsWith('maxTotal');
   const row: Room = [limits[bound], 1, limits[bound], bound, processWide];
-  const what = bound === 'maxSessions' ? 'sessions' : bound.includes('Bytes') ? 'subscribed URI characters' : 'subscriptions';
+  const what = bound === 'maxSessions' ? 'sessions' : bound.includes('Chars') ? 'subscribed URI characters' : 'subscriptions';
   return boundError(row, principal, what, bound.includes('PerPrincipal') ? 'one client' : 'a session');
 }
 
@@ -55,11 +55,11 @@ export function sessionBoundError(limits: SessionLimits, bound: keyof SessionLim
  */
 export function subscriptionRefused(limits: SessionLimits, size: number, usage: { session: Usage; principal?: Usage; total?: Usage }, principal = ''): BoundReached | undefined {
   const { session, principal: mine, total } = usage;
-  const rows: Room[] = [[session.count, 1, limits.maxSubscriptions, 'maxSubscriptions'], [session.bytes, size, limits.maxSubscriptionBytes, 'maxSubscriptionBytes']];
+  const rows: Room[] = [[session.count, 1, limits.maxSubscriptions, 'maxSubscriptions'], [session.size, size, limits.maxSubscriptionChars, 'maxSubscriptionChars']];
   if (mine && principal !== '') {
-    rows.push([mine.count, 1, limits.maxSubscriptionsPerPrincipal, 'maxSubscriptionsPerPrincipal'], [mine.bytes, size, limits.maxSubscriptionBytesPerPrincipal, 'maxSubscriptionBytesPerPrincipal']);
+    rows.push([mine.count, 1, limits.maxSubscriptionsPerPrincipal, 'maxSubscriptionsPerPrincipal'], [mine.size, size, limits.maxSubscriptionCharsPerPrincipal, 'maxSubscriptionCharsPerPrincipal']);
   }
-  if (total) rows.push([total.count, 1, limits.maxTotalSubscriptions, 'maxTotalSubscriptions'], [total.bytes, size, limits.maxTotalSubscriptionBytes, 'maxTotalSubscriptionBytes']);
+  if (total) rows.push([total.count, 1, limits.maxTotalSubscriptions, 'maxTotalSubscriptions'], [total.size, size, limits.maxTotalSubscriptionChars, 'maxTotalSubscriptionChars']);
   const full = firstFull(rows);
   return full === undefined ? undefined : sessionBoundError(limits, full[3] as keyof SessionLimits, principal);
 }

@@ -7,6 +7,7 @@
 import type { Connection } from '../signing/session-ids.js';
 import type { LoggingLevel, MaybePromise } from '../types.js';
 import type { Usage } from './bounds.js';
+import { BoundsLedger } from './ledger.js';
 import { sessionBoundError, sessionLimits, subscriptionRefused, type SessionLimits } from './session-limits.js';
 
 export interface SessionState {
@@ -44,8 +45,8 @@ interface Entry extends Usage {
   subscriptions?: Set<string>;
 }
 
-/** One principal's sessions, least recently used first, and what they subscribed. */
-interface Holder extends Usage {
+/** One principal's sessions, least recently used first. */
+interface Holder {
   readonly sessions: Map<string, Entry>;
 }
 
@@ -56,7 +57,8 @@ interface Holder extends Usage {
 export class MemorySessionStore implements SessionStore {
   readonly #sessions = new Map<string, Entry>();
   readonly #holders = new Map<string, Holder>();
-  readonly #total: Usage = { count: 0, bytes: 0 };
+  /** Subscriptions and their URI characters, per named principal and in all. */
+  readonly #subscriptions = new BoundsLedger();
   readonly #streams = new Map<string, string>();
   readonly #limits: SessionLimits;
 
@@ -79,8 +81,8 @@ export class MemorySessionStore implements SessionStore {
     if (patch.unsubscribe !== undefined && entry.subscriptions?.delete(patch.unsubscribe)) this.#count(entry, -1, -patch.unsubscribe.length);
     const uri = patch.subscribe;
     if (uri === undefined || entry.subscriptions?.has(uri)) return;
-    const holder = this.#holders.get(entry.principal)!;
-    const refused = subscriptionRefused(this.#limits, uri.length, { session: entry, principal: holder, total: this.#total }, entry.principal);
+    const ledger = this.#subscriptions;
+    const refused = subscriptionRefused(this.#limits, uri.length, { session: entry, principal: ledger.of(entry.principal), total: ledger.total }, entry.principal);
     if (refused) throw refused;
     (entry.subscriptions ??= new Set()).add(uri);
     this.#count(entry, 1, uri.length);
@@ -89,7 +91,7 @@ export class MemorySessionStore implements SessionStore {
   /** A new session's entry, after making room among the caller's own sessions. */
   #add(session: string, principal: string): Entry {
     let holder = this.#holders.get(principal);
-    if (holder === undefined) this.#holders.set(principal, (holder = { sessions: new Map(), count: 0, bytes: 0 }));
+    if (holder === undefined) this.#holders.set(principal, (holder = { sessions: new Map() }));
     const { maxSessions, maxSessionsPerPrincipal } = this.#limits;
     const atShare = principal !== '' && holder.sessions.size >= maxSessionsPerPrincipal;
     if (atShare || this.#sessions.size >= maxSessions) {
@@ -97,7 +99,7 @@ export class MemorySessionStore implements SessionStore {
       if (oldest.done) throw sessionBoundError(this.#limits, 'maxSessions', principal);
       this.#forget(oldest.value);
     }
-    const entry: Entry = { principal, count: 0, bytes: 0 };
+    const entry: Entry = { principal, count: 0, size: 0 };
     this.#sessions.set(session, entry);
     holder.sessions.set(session, entry);
     return entry;
@@ -105,17 +107,16 @@ export class MemorySessionStore implements SessionStore {
 
   #forget(session: string): void {
     const entry = this.#sessions.get(session)!;
-    this.#count(entry, -entry.count, -entry.bytes);
+    this.#count(entry, -entry.count, -entry.size);
     this.#sessions.delete(session);
     this.#holders.get(entry.principal)!.sessions.delete(session);
   }
 
   /** Adds to the counts of the session, its principal and the process. */
-  #count(entry: Entry, count: number, bytes: number): void {
-    for (const usage of [entry, this.#holders.get(entry.principal)!, this.#total]) {
-      usage.count += count;
-      usage.bytes += bytes;
-    }
+  #count(entry: Entry, count: number, size: number): void {
+    entry.count += count;
+    entry.size += size;
+    this.#subscriptions.add(entry.principal, count, size);
   }
 
   claimStream(session: string, holder: string): boolean {
@@ -146,7 +147,7 @@ export function patchConnection(connection: Connection, patch: SessionPatch, lim
   if (limits !== undefined && uri !== undefined && kept?.has(uri) !== true) {
     let bytes = 0;
     for (const known of kept ?? []) bytes += known.length;
-    const refused = subscriptionRefused(limits, uri.length, { session: { count: kept?.size ?? 0, bytes } });
+    const refused = subscriptionRefused(limits, uri.length, { session: { count: kept?.size ?? 0, size: bytes } });
     if (refused) throw refused;
   }
   if (patch.logLevel !== undefined) connection.logLevel = patch.logLevel;

@@ -78,11 +78,11 @@ export interface TaskBounds {
   /** Tasks kept, all principals. */
   maxTasks: number;
   /** The result (or error) of one task. */
-  maxResultBytes: number;
+  maxResultChars: number;
   /** Results and errors of one principal's tasks. */
-  maxStoredBytesPerPrincipal: number;
+  maxStoredCharsPerPrincipal: number;
   /** Results and errors of all tasks. */
-  maxStoredBytes: number;
+  maxStoredChars: number;
 }
 
 /** The characters a terminal task keeps: its result or error as JSON. */
@@ -96,10 +96,10 @@ export function tooLarge(bound: keyof TaskBounds, max: number): TaskEnd {
 }
 
 /** The first byte bound `size` more characters would pass, given what the principal and the store keep. */
-export function byteBoundPassed(bounds: Partial<TaskBounds>, size: number, principalBytes: number, totalBytes: number): keyof TaskBounds | undefined {
-  if (bounds.maxResultBytes !== undefined && size > bounds.maxResultBytes) return 'maxResultBytes';
-  if (bounds.maxStoredBytesPerPrincipal !== undefined && principalBytes + size > bounds.maxStoredBytesPerPrincipal) return 'maxStoredBytesPerPrincipal';
-  if (bounds.maxStoredBytes !== undefined && totalBytes + size > bounds.maxStoredBytes) return 'maxStoredBytes';
+export function sizeBoundPassed(bounds: Partial<TaskBounds>, size: number, principalBytes: number, totalBytes: number): keyof TaskBounds | undefined {
+  if (bounds.maxResultChars !== undefined && size > bounds.maxResultChars) return 'maxResultChars';
+  if (bounds.maxStoredCharsPerPrincipal !== undefined && principalBytes + size > bounds.maxStoredCharsPerPrincipal) return 'maxStoredCharsPerPrincipal';
+  if (bounds.maxStoredChars !== undefined && totalBytes + size > bounds.maxStoredChars) return 'maxStoredChars';
   return undefined;
 }
 

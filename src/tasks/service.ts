@@ -29,11 +29,11 @@ export interface TaskSettings {
   /** Tasks kept, all principals; past it, tools/call is refused (-32603). Default 10,000. */
   maxTasks: number;
   /** Characters of one task's result (or error) as JSON; a larger one is not kept: the task fails naming the bound. Default 1 MiB. */
-  maxResultBytes: number;
+  maxResultChars: number;
   /** Characters of the results of one principal's kept tasks; past it, as above. Default 16 MiB. */
-  maxStoredBytesPerPrincipal: number;
+  maxStoredCharsPerPrincipal: number;
   /** Characters of the results of all kept tasks; past it, as above. Default 128 MiB. */
-  maxStoredBytes: number;
+  maxStoredChars: number;
   /** How often the heartbeat is written; an owner silent for 3 beats is taken for dead. Default 10 s. */
   heartbeatMs: number;
 }

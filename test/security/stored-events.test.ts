@@ -1,7 +1,7 @@
 /**
  * The soak's `replay` attack: a client opens 2025 resumable streams and drops them at once, and its
  * handlers go on writing large progress events that only wait in the replay store. Past the
- * principal's `storedEventBytesPerSecond` budget such notifications are dropped before they are
+ * principal's `storedEventCharsPerSecond` budget such notifications are dropped before they are
  * serialized; the reply is always kept, so a resume still gets the answer; a live stream is untouched.
  */
 import { describe, expect, it, vi } from 'vitest';
@@ -23,7 +23,7 @@ function setup(closes: boolean) {
     await sleep(1);
     return 'done';
   });
-  const handle = createFetchHandler(mcp, { storedEventBytesPerSecond: 1000, scope: () => ({ principal: 'bob' }) });
+  const handle = createFetchHandler(mcp, { storedEventCharsPerSecond: 1000, scope: () => ({ principal: 'bob' }) });
   return handle;
 }
 

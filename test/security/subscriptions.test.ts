@@ -20,15 +20,15 @@ describe('resources/subscribe is bounded', () => {
     expect(await send('bob', session, 'resources/subscribe', { uri: uri(0) })).toMatchObject({ result: {} });
   });
 
-  it('a session keeps at most 256 KiB of subscribed URIs by default (maxSubscriptionBytes)', async () => {
+  it('a session keeps at most 256 KiB of subscribed URIs by default (maxSubscriptionChars)', async () => {
     const { open, send } = sessionServer();
     const session = await open('bob');
     for (let i = 0; i < 32; i++) expect(await send('bob', session, 'resources/subscribe', { uri: uri(i) })).toMatchObject({ result: {} });
     const reply = await send('bob', session, 'resources/subscribe', { uri: uri(32) });
     expect(reply.error).toEqual({
       code: -32602,
-      message: 'A session may keep at most 262144 subscribed URI characters (maxSubscriptionBytes)',
-      data: { bound: 'maxSubscriptionBytes' },
+      message: 'A session may keep at most 262144 subscribed URI characters (maxSubscriptionChars)',
+      data: { bound: 'maxSubscriptionChars' },
     });
     // Unsubscribing makes room again; a URI already kept is not counted twice.
     expect(await send('bob', session, 'resources/subscribe', { uri: uri(0) })).toMatchObject({ result: {} });
@@ -46,7 +46,7 @@ describe('resources/subscribe is bounded', () => {
         if (reply.error) refused = { at: s * 32 + i, error: reply.error };
       }
     }
-    expect(refused).toEqual({ at: 512, error: expect.objectContaining({ code: -32602, data: { bound: 'maxSubscriptionBytesPerPrincipal' } }) });
+    expect(refused).toEqual({ at: 512, error: expect.objectContaining({ code: -32602, data: { bound: 'maxSubscriptionCharsPerPrincipal' } }) });
     const bob = await open('bob');
     expect(await send('bob', bob, 'resources/subscribe', { uri: uri(1) })).toMatchObject({ result: {} });
   });
@@ -79,6 +79,6 @@ describe('resources/subscribe is bounded', () => {
     const connection = {};
     for (let i = 0; i < 32; i++) await mcp.handle({ jsonrpc: '2.0', id: i, method: 'resources/subscribe', params: { uri: uri(i) } }, { connection });
     const reply: any = await mcp.handle({ jsonrpc: '2.0', id: 99, method: 'resources/subscribe', params: { uri: uri(99) } }, { connection });
-    expect(reply.error).toMatchObject({ code: -32602, data: { bound: 'maxSubscriptionBytes' } });
+    expect(reply.error).toMatchObject({ code: -32602, data: { bound: 'maxSubscriptionChars' } });
   });
 });

@@ -33,21 +33,21 @@ describe('tasks are bounded per principal and in all', () => {
     expect(accepted).toBe(100);
   });
 
-  it('a result past maxResultBytes (1 MiB) is not kept: the task fails with -32603 naming the bound, logged once', async () => {
+  it('a result past maxResultChars (1 MiB) is not kept: the task fails with -32603 naming the bound, logged once', async () => {
     const { client, errors } = taskServer();
     const alice = await client('alice');
     for (let i = 0; i < 2; i++) {
       const { task } = (await alice.start('sized', { chars: 1_100_000 })).result;
       const reply = await alice.call('tasks/result', { taskId: task.taskId });
-      expect(reply.error).toMatchObject({ code: -32603, data: { bound: 'maxResultBytes' } });
+      expect(reply.error).toMatchObject({ code: -32603, data: { bound: 'maxResultChars' } });
       expect(JSON.stringify(reply).length).toBeLessThan(1_000);
       expect((await alice.call('tasks/get', { taskId: task.taskId })).result).toMatchObject({ status: 'failed' });
     }
-    expect(errors.map((e: any) => [e.bound, e.principal])).toEqual([['maxResultBytes', 'alice']]);
+    expect(errors.map((e: any) => [e.bound, e.principal])).toEqual([['maxResultChars', 'alice']]);
   });
 
-  it('the results one principal keeps are bounded in bytes (maxStoredBytesPerPrincipal); another principal still keeps its own', async () => {
-    const { client } = taskServer({ maxStoredBytesPerPrincipal: 10_000 });
+  it('the results one principal keeps are bounded in bytes (maxStoredCharsPerPrincipal); another principal still keeps its own', async () => {
+    const { client } = taskServer({ maxStoredCharsPerPrincipal: 10_000 });
     const alice = await client('alice');
     const outcomes: unknown[] = [];
     for (let i = 0; i < 3; i++) {
@@ -55,22 +55,22 @@ describe('tasks are bounded per principal and in all', () => {
       const reply = await alice.call('tasks/result', { taskId: task.taskId });
       outcomes.push(reply.error?.data?.bound ?? 'kept');
     }
-    expect(outcomes).toEqual(['kept', 'kept', 'maxStoredBytesPerPrincipal']);
+    expect(outcomes).toEqual(['kept', 'kept', 'maxStoredCharsPerPrincipal']);
     const bob = await client('bob');
     const { task } = (await bob.start('sized', { chars: 4_000 })).result;
     expect((await bob.call('tasks/result', { taskId: task.taskId })).result.content[0].text).toHaveLength(4_000);
   });
 
-  it('server-wide: maxTasks refuses a new task (-32603), maxStoredBytes refuses a result', async () => {
+  it('server-wide: maxTasks refuses a new task (-32603), maxStoredChars refuses a result', async () => {
     const counted = taskServer({ maxTasks: 2 });
     await (await counted.client('a')).start('sized');
     await (await counted.client('b')).start('sized');
     expect((await (await counted.client('c')).start('sized')).error).toMatchObject({ code: -32603, data: { bound: 'maxTasks' } });
-    const sized = taskServer({ maxStoredBytes: 5_000 });
+    const sized = taskServer({ maxStoredChars: 5_000 });
     const a = (await (await sized.client('a')).start('sized', { chars: 4_000 })).result.task;
     const bClient = await sized.client('b');
     const b = (await bClient.start('sized', { chars: 4_000 })).result.task;
-    expect((await bClient.call('tasks/result', { taskId: b.taskId })).error).toMatchObject({ data: { bound: 'maxStoredBytes' } });
+    expect((await bClient.call('tasks/result', { taskId: b.taskId })).error).toMatchObject({ data: { bound: 'maxStoredChars' } });
     expect(a).toBeDefined();
   });
 

@@ -38,7 +38,7 @@ describe.skipIf(!available)('Redis session bounds (real redis-server)', () => {
   it('a session keeps at most 256 KiB of URIs by default; the refusal names the bound and keeps nothing', async () => {
     const { sessions } = await state();
     for (let i = 0; i < 32; i++) await sessions.update('s1', { subscribe: uri(i) }, 'bob');
-    await expect(sessions.update('s1', { subscribe: uri(32) }, 'bob')).rejects.toMatchObject({ code: -32602, data: { bound: 'maxSubscriptionBytes' } });
+    await expect(sessions.update('s1', { subscribe: uri(32) }, 'bob')).rejects.toMatchObject({ code: -32602, data: { bound: 'maxSubscriptionChars' } });
     expect((await sessions.get('s1'))?.subscriptions).toHaveLength(32);
     await sessions.update('s1', { subscribe: uri(0) }, 'bob'); // already kept: not counted twice
     await sessions.update('s1', { unsubscribe: uri(0) }, 'bob');

@@ -60,19 +60,19 @@ describe.skipIf(!available)('Redis task bounds (real redis-server)', () => {
     expect(await a.tasks.create(task('p3'), { maxTasks: 2 })).toBe('maxTasks');
   });
 
-  it('a result past maxResultBytes is kept as a failure naming the bound', async () => {
+  it('a result past maxResultChars is kept as a failure naming the bound', async () => {
     const [a, b] = await pair();
     const t = task('alice');
     await a.tasks.create(t);
-    expect(await a.tasks.settle(t.taskId, { status: 'completed', result: big(2_000) }, { maxResultBytes: 1_000 })).toBe('maxResultBytes');
+    expect(await a.tasks.settle(t.taskId, { status: 'completed', result: big(2_000) }, { maxResultChars: 1_000 })).toBe('maxResultChars');
     const read = await b.tasks.get(t.taskId, 'alice');
-    expect(read).toMatchObject({ status: 'failed', error: { code: -32603, data: { bound: 'maxResultBytes' } } });
+    expect(read).toMatchObject({ status: 'failed', error: { code: -32603, data: { bound: 'maxResultChars' } } });
     expect(read).not.toHaveProperty('result');
   });
 
-  it('results per principal (maxStoredBytesPerPrincipal) and in all (maxStoredBytes), across instances; an expired task gives its bytes back', async () => {
+  it('results per principal (maxStoredCharsPerPrincipal) and in all (maxStoredChars), across instances; an expired task gives its bytes back', async () => {
     const [a, b] = await pair();
-    const bounds = { maxStoredBytesPerPrincipal: 10_000, maxStoredBytes: 15_000 };
+    const bounds = { maxStoredCharsPerPrincipal: 10_000, maxStoredChars: 15_000 };
     const kept: string[] = [];
     for (const [state, principal, ttl] of [[a, 'alice', 300], [b, 'alice', 60_000], [a, 'alice', 60_000], [b, 'bob', 60_000], [a, 'carol', 60_000]] as const) {
       const t = task(principal, ttl);
@@ -81,7 +81,7 @@ describe.skipIf(!available)('Redis task bounds (real redis-server)', () => {
       const read = await b.tasks.get(t.taskId, principal);
       kept.push(read?.status === 'completed' ? 'kept' : String((read?.error?.data as { bound?: string })?.bound));
     }
-    expect(kept).toEqual(['kept', 'kept', 'maxStoredBytesPerPrincipal', 'kept', 'maxStoredBytes']);
+    expect(kept).toEqual(['kept', 'kept', 'maxStoredCharsPerPrincipal', 'kept', 'maxStoredChars']);
     await sleep(350); // alice's first expired
     const t = task('carol');
     await a.tasks.create(t);

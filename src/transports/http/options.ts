@@ -59,7 +59,7 @@ export interface HttpOptions {
    * worth. Past it their notifications (progress, logs) are dropped unserialized; replies and server
    * requests are always kept. Default 1 MiB (the burst, 8 MiB, is what the replay store keeps per principal).
    */
-  storedEventBytesPerSecond?: number;
+  storedEventCharsPerSecond?: number;
   /** Host / Origin allow-lists against DNS rebinding (on by default, loopback only); false turns it off. */
   dnsRebinding?: DnsRebindingOptions | false;
   /** CORS for browser clients on other origins (off by default); its origins also pass the Origin check. */
@@ -134,7 +134,7 @@ export function resolveSettings(options: HttpOptions = {}, events: ReplayStore, 
     keepAliveMs: intOption(options, 'keepAliveMs', 15_000, HTTP),
     maxStreamBacklogBytes: intOption(options, 'maxStreamBacklogBytes', 4 * 1024 * 1024, HTTP),
     sseRetryMs: intOption(options, 'sseRetryMs', 1000, HTTP),
-    storedEvents: new StoredEventBudget(intOption(options, 'storedEventBytesPerSecond', 1_048_576, HTTP)),
+    storedEvents: new StoredEventBudget(intOption(options, 'storedEventCharsPerSecond', 1_048_576, HTTP)),
     events,
     hosts: dns === false ? undefined : hostRule(dns?.allowedHosts ?? DEFAULT_HOSTS, dns?.allowedOrigins),
     cors: corsRule(options.cors),

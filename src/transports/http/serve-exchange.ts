@@ -216,7 +216,7 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
         const sse = (this.#stream = new PostStream(ex, settings, revisionOf(era!).resumableStreams, session, this));
         send = (message) => sse.send(message);
         closeStream = () => sse.close();
-        signal = sse;
+        signal = sse.signal;
       }
 
       const facts = { send, closeStream, waitUntil: ex.waitUntil, scope: this.#scope, auth: this.#auth, principal: this.#principal, signal, headers: ex, era, session, sessions: true, rateChecked: true };

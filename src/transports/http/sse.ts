@@ -11,9 +11,10 @@
  */
 import { serializeMessage, type JsonObject, type JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { newStreamId, type ReplayWriter } from '../../state/replay.js';
-import { callListener, type CancelSignal } from '../../request/cancellation.js';
 import type { Exchange, HeaderMap } from './exchange.js';
 import type { Settings } from './options.js';
+import { StreamCancelSignal, type DisconnectPolicy } from './stream-signal.js';
+import { atTurnEnd, type TurnWaiter } from './turn-end.js';
 
 export const SSE_HEADERS: HeaderMap = {
   'content-type': 'text/event-stream',
@@ -60,29 +61,25 @@ export class IdleKeepAlive {
 const keepAliveTick = (keepAlive: IdleKeepAlive): void => keepAlive.tick();
 
 /**
- * Streams opened in this turn of the event loop. What they write is held until the turn is over:
- * most answers (progress, then the result) are over by then, and go out as one body with a length
- * (`respond`): one write, no chunked framing, no ReadableStream, no keep-alive timer. Those still
- * going then start streaming, what was held first.
+ * Where a POST's SSE answer is. Every change of state goes through `#enter`:
+ *
+ *   quiet ─first message─▶ holding (this turn) | awaiting-store (a shared store has not acknowledged it)
+ *   holding | awaiting-store ─turn over / store has it, or backlog past its bound─▶ streaming
+ *   holding | awaiting-store | streaming ─closeStream(), or a 2025 session's client went─▶ kept
+ *   holding | awaiting-store | streaming | kept ─finish()─▶ finished
+ *   quiet ─finish()─▶ declined (the answer is plain JSON)
  */
-let opening: PostStream[] = [];
-// Workers and browsers-like hosts have no setImmediate (this module serves the fetch handler too).
-const afterThisTurn: (run: () => void) => void = typeof setImmediate === 'function' ? setImmediate : (run) => setTimeout(run, 0);
-function firstTurnsOver(): void {
-  const streams = opening;
-  opening = [];
-  for (const stream of streams) stream.firstTurnOver();
-}
-
-type Listener = EventListenerOrEventListenerObject;
+type StreamState = 'quiet' | 'holding' | 'awaiting-store' | 'streaming' | 'kept' | 'finished' | 'declined';
 
 /**
  * Built for every request that accepts SSE, so it stays cheap until the handler sends something:
- * no stream, no timer, and it is its own cancellation signal.
+ * no stream, no timer. Its cancel signal (`signal`) is a separate object that asks it what a
+ * disconnect means.
  */
-export class PostStream implements CancelSignal, EventListenerObject {
-  /** The status line went out: this stream is the answer. */
-  opened = false;
+export class PostStream implements DisconnectPolicy, TurnWaiter {
+  /** The request's cancel signal. */
+  readonly signal: StreamCancelSignal;
+  #state: StreamState = 'quiet';
   readonly #ex: Exchange<unknown>;
   readonly #settings: Settings;
   /** The request's revision lets its stream be resumed (2025, SEP-1699). */
@@ -93,25 +90,18 @@ export class PostStream implements CancelSignal, EventListenerObject {
   #resumable: boolean | undefined;
   #id = '';
   #seq = 0;
-  #finished = false;
-  #keepAlive: ReturnType<typeof setInterval> | undefined;
-  /** Set when the stream starts streaming (an answer sent whole never needs it): comments only while it is idle. */
-  #idle: IdleKeepAlive | undefined;
-  /** Listeners dispatch put on this signal; they live on the exchange's signal until `close()` detaches them. */
-  #listeners: Listener[] | undefined;
-  #detached = false;
-  /** A resumable stream's events in the replay store, each pushed before it is written. */
-  #journal: ReplayWriter | undefined;
-  /** Set when the response ended early (close(), or a 2025 session's client went): events go only to the journal. */
-  #stored: ReplayWriter | undefined;
-  /** Set when the stream is kept where the platform must be told to keep working (Workers' waitUntil). */
-  #release: (() => void) | undefined;
-  /** What the stream wrote in the turn that opened it (or before a shared store had it), not sent yet (see `opening`). */
+  /**
+   * What the stream wrote while holding, not sent yet; in kept or finished, a response ended while it
+   * awaited the store, to go out whole once the store has the stream.
+   */
   #held: string | undefined;
-  /** A shared replay store has not acknowledged the stream yet: no event id may reach the client. */
-  #awaitingStore = false;
-  /** The response ended while it waited for the store: it goes out whole once the store has the stream. */
-  #endWhenStored = false;
+  /** A resumable stream's events in the replay store, each pushed before it is written (or, once kept, instead). */
+  #journal: ReplayWriter | undefined;
+  /** Streaming only: comments while idle, on a timer started when the hold is over. */
+  #idle: IdleKeepAlive | undefined;
+  #keepAlive: ReturnType<typeof setInterval> | undefined;
+  /** Kept where the platform must be told to keep working (Workers' waitUntil). */
+  #release: (() => void) | undefined;
 
   /** `resumableRevision`: the request's revision (decided once, at the HTTP gate) has resumable streams. */
   constructor(ex: Exchange<unknown>, settings: Settings, resumableRevision: boolean, session: string | undefined, owner: StreamOwner) {
@@ -120,6 +110,12 @@ export class PostStream implements CancelSignal, EventListenerObject {
     this.#resumableRevision = resumableRevision;
     this.#session = session;
     this.#owner = owner;
+    this.signal = new StreamCancelSignal(ex.signal, this);
+  }
+
+  /** The status line went out (or is held): this stream is the answer. */
+  get opened(): boolean {
+    return this.#state !== 'quiet' && this.#state !== 'declined';
   }
 
   /**
@@ -131,40 +127,41 @@ export class PostStream implements CancelSignal, EventListenerObject {
     return (this.#resumable ??= this.#resumableRevision && (this.#session !== undefined || this.#ex.get('mcp-protocol-version') !== undefined));
   }
 
-  // The CancelSignal dispatch watches: the exchange's disconnect signal, except that a resumable
-  // stream ended on purpose by close() is no disconnect, and neither is a 2025 session's resumable
-  // stream whose client went away (the 2025 transport: a disconnect SHOULD NOT be read as a cancel;
-  // the client resumes with Last-Event-ID or sends notifications/cancelled).
-  get aborted(): boolean {
-    return !this.#detached && this.#ex.signal.aborted;
-  }
-
-  get reason(): unknown {
-    return this.#detached ? undefined : this.#ex.signal.reason;
-  }
-
-  addEventListener(_type: string, listener: Listener | null): void {
-    if (this.#detached || listener === null) return;
-    const first = this.#listeners === undefined;
-    (this.#listeners ??= []).push(listener);
-    if (first) this.#ex.signal.addEventListener('abort', this);
-  }
-
-  removeEventListener(_type: string, listener: Listener | null): void {
-    if (listener === null) return;
-    const list = this.#listeners;
-    const i = list ? list.indexOf(listener) : -1;
-    if (i >= 0) list!.splice(i, 1);
-  }
-
-  /** The exchange's signal fired: the client disconnected (or the server shuts down). */
-  handleEvent(event: Event): void {
-    if (this.#detached) return;
-    if (this.opened && !this.#finished && this.#session !== undefined && this.#isResumable) {
-      this.#keep(); // the request goes on; its events wait for the resuming GET
-      return;
+  /** The state change and what entering a state starts or stops: the only place `#state` is set. */
+  #enter(next: StreamState): void {
+    this.#state = next;
+    switch (next) {
+      case 'holding':
+      case 'awaiting-store':
+        this.#held = '';
+        break;
+      case 'streaming': {
+        const held = this.#held;
+        this.#held = undefined;
+        this.#idle = new IdleKeepAlive(this.#ex);
+        this.#ex.openStream(SSE_HEADERS);
+        if (held !== '' && held !== undefined) this.#ex.write(held);
+        break;
+      }
+      case 'kept':
+        // From now on events go only into the replay store (which has them all), and the exchange's signal no longer cancels.
+        this.#release = this.#ex.holdOpen?.();
+        this.signal.detach();
+        this.#stopKeepAlive();
+        break;
+      default: // finished, declined
+        this.#stopKeepAlive();
     }
-    for (const listener of this.#listeners ?? []) callListener(listener, this, event);
+  }
+
+  /** The client went (the signal asks): a 2025 session's open stream is kept, the request goes on, its events wait for the resuming GET. */
+  keepsOnDisconnect(): boolean {
+    const state = this.#state;
+    const open = state === 'holding' || state === 'awaiting-store' || state === 'streaming';
+    if (!open || this.#session === undefined || !this.#isResumable) return false;
+    this.#held = undefined; // the response is gone: nothing held goes out
+    this.#enter('kept');
+    return true;
   }
 
   /**
@@ -172,8 +169,8 @@ export class PostStream implements CancelSignal, EventListenerObject {
    * a stream whose response ended once its principal spent its stored-event budget (stored-events.ts).
    */
   send(message: JsonRpcMessage): void {
-    if (this.#finished) return;
-    const away = this.#stored !== undefined || (this.#journal !== undefined && this.#ex.signal.aborted);
+    if (this.#state === 'finished' || this.#state === 'declined') return;
+    const away = this.#state === 'kept' || (this.#journal !== undefined && this.#ex.signal.aborted);
     const budget = this.#settings.storedEvents;
     if (away && !('id' in message) && budget.spent(this.#owner.streamPrincipal)) return;
     const text = serializeMessage(message);
@@ -184,18 +181,12 @@ export class PostStream implements CancelSignal, EventListenerObject {
 
   /** `ctx.closeStream()`: ends the response after what was sent (at least the priming event); the request goes on, its later events into the store. */
   close(): void {
-    if (this.#finished || this.#stored !== undefined || this.#ex.signal.aborted || !this.#isResumable) return;
-    if (!this.opened) this.#write(this.#open()); // so the client has an event id to resume from
-    this.#keep();
-    this.#endResponse();
-  }
-
-  /** From now on events go only into the replay store (which has them all), and the exchange's signal no longer cancels. */
-  #keep(): void {
-    this.#stored = this.#journal;
-    this.#release = this.#ex.holdOpen?.();
-    this.#detach();
-    this.#stopKeepAlive();
+    const state = this.#state;
+    if (state === 'kept' || state === 'finished' || state === 'declined' || this.#ex.signal.aborted || !this.#isResumable) return;
+    if (state === 'quiet') this.#write(this.#open()); // so the client has an event id to resume from
+    const from = this.#state;
+    this.#enter('kept');
+    this.#endResponse(from);
   }
 
   /**
@@ -203,59 +194,57 @@ export class PostStream implements CancelSignal, EventListenerObject {
    * stream never opened, and the caller answers with plain JSON. Safe to call twice.
    */
   finish(reply: JsonObject | undefined): boolean {
-    if (this.#finished) return this.opened;
-    this.#finished = true;
-    this.#stopKeepAlive();
-    if (!this.opened) return false;
+    if (this.#state === 'finished') return true;
+    if (this.#state === 'declined') return false;
+    if (this.#state === 'quiet') {
+      this.#enter('declined');
+      return false;
+    }
     const text = reply === undefined ? undefined : serializeMessage(reply);
     if (text !== undefined) this.#event(text);
+    const from = this.#state; // after the reply: past the backlog bound it started streaming
     // Kept, finished: a client whose connection went unnoticed resumes and gets the reply; one that
     // had it all and resumes anyway (the SDK v1 client does after an error reply, or none) gets 204.
-    const stillOpen = this.#stored === undefined && !this.#ex.signal.aborted;
+    const stillOpen = from !== 'kept' && !this.#ex.signal.aborted;
     this.#journal?.end(stillOpen ? FINISHED_STREAM_GRACE_MS : undefined);
-    if (this.#stored !== undefined) this.#release?.();
-    else this.#endResponse();
+    this.#enter('finished');
+    if (from === 'kept') this.#release?.();
+    else this.#endResponse(from);
     return true;
   }
 
-  /** The response ends: one body with a length when it was all held (the handler did not wait), else the stream's end. */
-  #endResponse(): void {
+  /**
+   * The response ends: one body with a length when it was all held (the handler did not wait), else
+   * the stream's end; held while a shared store has not acknowledged the stream (see `turnOver`).
+   */
+  #endResponse(from: StreamState): void {
     const held = this.#held;
     if (held === undefined) return this.#ex.end();
-    if (this.#awaitingStore) return void (this.#endWhenStored = true);
+    if (from === 'awaiting-store') return;
     this.#held = undefined;
     this.#ex.respond(200, SSE_HEADERS, held);
   }
 
   /**
-   * Sends (or, in the turn that opened the stream, holds) text. Past the backlog bound a held stream
-   * starts at once, even before a shared store acknowledged it: memory first (a resume in that
-   * instant may get 404, and the client starts a new request).
+   * Sends (or, while holding, holds) text. Past the backlog bound a held stream starts at once, even
+   * before a shared store acknowledged it: memory first (a resume in that instant may get 404, and
+   * the client starts a new request).
    */
   #write(text: string): void {
     const held = this.#held;
     if (held !== undefined) {
       if (held.length + text.length <= this.#settings.maxStreamBacklogBytes) return void (this.#held = held + text);
-      this.#startStream();
+      this.#enter('streaming');
     }
     this.#ex.write(text);
     this.#idle?.sent();
   }
 
-  /** The held stream starts: the status line, then what was held. */
-  #startStream(): void {
-    const held = this.#held;
-    this.#held = undefined;
-    this.#idle = new IdleKeepAlive(this.#ex);
-    this.#ex.openStream(SSE_HEADERS);
-    if (held !== '' && held !== undefined) this.#ex.write(held);
-  }
-
   #event(text: string): void {
-    if (this.#stored !== undefined) return this.#stored.push(this.#frame(text));
+    if (this.#state === 'kept') return this.#journal!.push(this.#frame(text));
     // Gone before this stream noticed (no listener yet): the store still gets it, for a resume.
     if (this.#ex.signal.aborted) return void this.#journal?.push(this.#frame(text));
-    const head = this.opened ? '' : this.#open();
+    const head = this.#state === 'quiet' ? this.#open() : '';
     const frame = this.#frame(text);
     this.#journal?.push(frame); // in the store before the client can hold its id
     this.#write(head + frame);
@@ -270,8 +259,6 @@ export class PostStream implements CancelSignal, EventListenerObject {
    * the stream); returns the priming event (2025), which the caller writes with what follows in one chunk.
    */
   #open(): string {
-    this.opened = true;
-    this.#held = '';
     let stored: Promise<void> | undefined;
     if (this.#isResumable) {
       this.#id = newStreamId();
@@ -280,37 +267,43 @@ export class PostStream implements CancelSignal, EventListenerObject {
       stored = this.#journal.opened;
     }
     if (stored === undefined) {
-      if (opening.push(this) === 1) afterThisTurn(firstTurnsOver);
+      this.#enter('holding');
+      atTurnEnd(this);
     } else {
       // A client that drops the stream and resumes on another instance at once must find it there.
-      this.#awaitingStore = true;
-      void stored.then(() => this.firstTurnOver());
+      this.#enter('awaiting-store');
+      void stored.then(() => this.turnOver());
     }
     return this.#isResumable ? `id: ${this.#id}-0\nretry: ${this.#settings.sseRetryMs}\ndata:\n\n` : ''; // an id, a retry, empty data
   }
 
   /**
    * The hold is over (the turn that opened the stream ended, or the shared store has it): an answer
-   * already over goes out whole; one still going (and still answering here) starts streaming, with
+   * already over goes out whole; one still going (and still answering here) streams, with
    * keep-alive comments.
    */
-  firstTurnOver(): void {
-    this.#awaitingStore = false;
-    if (this.#endWhenStored) return this.#endResponse();
-    if (this.#finished || this.#stored !== undefined || this.#ex.signal.aborted) return;
-    if (this.#held !== undefined) this.#startStream();
-    const idle = this.#idle; // set by #startStream, now or earlier in the turn (past the backlog bound)
-    if (idle !== undefined) this.#keepAlive ??= setInterval(keepAliveTick, this.#settings.keepAliveMs, idle);
+  turnOver(): void {
+    switch (this.#state) {
+      case 'kept':
+      case 'finished':
+        if (this.#held !== undefined) this.#endResponse('holding'); // ended while it awaited the store
+        return;
+      case 'holding':
+      case 'awaiting-store':
+        if (this.#ex.signal.aborted) return;
+        this.#enter('streaming');
+        break;
+      case 'streaming': // started early, past the backlog bound
+        if (this.#ex.signal.aborted) return;
+        break;
+      default:
+        return;
+    }
+    this.#keepAlive ??= setInterval(keepAliveTick, this.#settings.keepAliveMs, this.#idle!);
   }
 
   #stopKeepAlive(): void {
     if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
     this.#keepAlive = undefined;
-  }
-
-  #detach(): void {
-    this.#detached = true;
-    this.#listeners = undefined;
-    this.#ex.signal.removeEventListener('abort', this);
   }
 }

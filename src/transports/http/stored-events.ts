@@ -3,7 +3,7 @@
  * client left, or `ctx.closeStream()`): those events only wait in the replay store for a resume that
  * may never come, yet each costs a serialization. A client that opens streams and drops them at once
  * had its handlers stringify 512 KiB progress events by the hundred (half the server's time in the
- * soak's `replay` attack). So, per principal and process, a byte budget (`storedEventBytesPerSecond`,
+ * soak's `replay` attack). So, per principal and process, a byte budget (`storedEventCharsPerSecond`,
  * a burst of eight seconds' worth, as much as the replay store keeps of one principal by default);
  * past it, notifications (progress, logs) for such streams are dropped before they are serialized.
  * Replies and server requests are always kept: a resuming client still gets its answer.
