@@ -13,7 +13,7 @@ import { ownerKey } from '../state/answers.js';
 import { cancelKey } from '../state/cancels.js';
 import { Call } from './call.js';
 import { NO_REPLY, errorOutcome } from './outcome.js';
-import type { RateLimited } from './rate-limit.js';
+import { rateKey, type RateLimited } from './rate-limit.js';
 
 export function routeMessage<Scope>(core: Core<Scope>, message: unknown, facts: MessageFacts<Scope>, sink: OutcomeSink): Outcome | undefined {
   try {
@@ -26,7 +26,7 @@ export function routeMessage<Scope>(core: Core<Scope>, message: unknown, facts: 
     const envelope = readEnvelope(value);
     // Requests and notifications count; a client's response answers the server's own question and is never refused.
     if ((envelope.kind === 'request' || envelope.kind === 'notification') && core.rates !== undefined && facts.rateChecked !== true) {
-      const checked = core.rates.check(principalOf(core, facts), typeof message === 'string' ? message.length : 0);
+      const checked = core.rates.check(rateKey(principalOf(core, facts), facts.auth), typeof message === 'string' ? message.length : 0);
       if (checked instanceof Promise) {
         void checked.then((refusal) => { // never rejects: a failing store lets the message through
           const outcome = refusal === undefined ? dispatch(core, envelope, facts, sink) : rateRefused(envelope, refusal);

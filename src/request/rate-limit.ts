@@ -40,6 +40,13 @@ export class RateLimited extends BoundReached {
 /** What a check answers: undefined when taken, the refusal, or either later (a shared store). */
 export type RateCheck = RateLimited | undefined | Promise<RateLimited | undefined>;
 
+/**
+ * Whose budget a request spends: under a verified token, the token's own principal (iss + sub), so a
+ * `principal` refinement the client can choose (a tenant header) never buys one token a budget per name;
+ * without a token, the request's principal.
+ */
+export const rateKey = (principal: string, auth: { readonly principal: string } | undefined): string => auth?.principal ?? principal;
+
 /** The `rateLimit` option: the limits of every named principal, and optionally other limits for some. */
 export interface RateLimitOptions extends Partial<RateLimits> {
   /**

@@ -12,6 +12,8 @@ import type { Exchange } from './exchange.js';
 import { ACCEPTS_SSE, acceptedTypes } from './media-types.js';
 import type { Settings } from './options.js';
 import { isHttpError, refuse, refuseRate, refuseScope } from './refusals.js';
+import { rateKey } from '../../request/rate-limit.js';
+import type { AuthInfo } from '../../context/auth-info.js';
 import { IdleKeepAlive, SSE_HEADERS, streamOwner } from './sse.js';
 import { principalFor } from './auth-gate.js';
 
@@ -22,14 +24,15 @@ export async function serveGet<Scope>(mcp: MiniMCP<Scope>, settings: Settings, e
   }
   if (!(acceptedTypes(ex.get('accept')) & ACCEPTS_SSE)) return refuse(ex, 406, -32600, 'Not Acceptable: Accept must allow text/event-stream');
   let principal: string;
+  let auth: AuthInfo | undefined;
   try {
-    const auth = await settings.auth?.authenticate(ex, mcp.state);
+    auth = await settings.auth?.authenticate(ex, mcp.state);
     principal = await principalFor(mcp, await ex.scope(auth), auth, ex);
   } catch (error) {
     if (!isHttpError(error) && ex.fail?.(error)) return;
     return refuseScope(ex, settings, error);
   }
-  const limited = await mcp.rates?.check(principal, 0);
+  const limited = await mcp.rates?.check(rateKey(principal, auth), 0);
   if (limited !== undefined) return refuseRate(ex, limited);
   // A GET stream takes a place in the quota listen streams and tasks/result waits share, until it ends.
   const release = mcp.holdStream(principal);

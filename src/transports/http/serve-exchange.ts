@@ -22,7 +22,7 @@ import { isMetadataRequest, principalFor, serveMetadata } from './auth-gate.js';
 import { bodyLimitOf } from './method-bodies.js';
 import type { AuthInfo } from '../../context/auth-info.js';
 import { pathOf, serveDiscovery } from './card/answer.js';
-import type { RateLimited } from '../../request/rate-limit.js';
+import { rateKey, type RateLimited } from '../../request/rate-limit.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -150,7 +150,7 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
     try {
       const rates = this.mcp.rates;
       const declared = Number(this.ex.get('content-length'));
-      const checked = rates?.check(principal, declared > 0 ? declared : 0);
+      const checked = rates?.check(rateKey(principal, this.#auth), declared > 0 ? declared : 0);
       if (checked instanceof Promise) return void checked.then((refusal) => this.rated(refusal), (error: unknown) => this.fail(error));
       this.rated(checked);
     } catch (error) {
@@ -190,7 +190,7 @@ class PostExchange<Scope> implements BodySink, OutcomeSink {
         return refuse(ex, 503, -32603, 'Service Unavailable: too many request bodies in flight, retry later', { connection: 'close', 'retry-after': settings.retryAfter });
       }
       if (body === 'too-slow') return refuse(ex, 408, -32600, 'Request Timeout: the body was not received in time', { connection: 'close' });
-      if (body instanceof Uint8Array && !(Number(ex.get('content-length')) > 0)) this.mcp.rates?.charge(this.#principal, body.byteLength);
+      if (body instanceof Uint8Array && !(Number(ex.get('content-length')) > 0)) this.mcp.rates?.charge(rateKey(this.#principal, this.#auth), body.byteLength);
       let value: unknown;
       if (body instanceof Uint8Array) {
         try {
