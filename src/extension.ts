@@ -26,14 +26,20 @@ export interface MethodOptions<P extends SchemaLike | undefined = undefined, Sco
   eras?: Eras;
   /** The params, validated before the handler runs (Standard Schema or JSON Schema); invalid is -32602. `_meta` is never part of them. */
   params?: P;
-  /** The capability the server declares while the method is served (settings of several methods under one id merge). */
-  capability?: MethodCapability;
+  /** The capability the server declares while the method is served (settings of several methods under one id merge); a list declares each. */
+  capability?: MethodCapability | readonly MethodCapability[];
   /** 2026 cache hint stamped on its result (`ttlMs`, `cacheScope`); a method with a `visible` rule is always private. */
   cache?: CacheHint;
   /** 2026: the handler may ask the client for input (`ctx.elicit`...), answered as `input_required` (MRTR). */
   mrtr?: boolean;
   /** Who may call it; to everyone else it does not exist (-32601), nor does its capability. */
   visible?: VisibleRule<Scope>;
+  /**
+   * Long-lived: the handler sends notifications (`ctx.notify`) until the client goes away. It takes no
+   * concurrency slot and has no idle timeout (hold a place with `mcp.holdStream()` instead), and it is
+   * refused where the transport has no channel to stream on.
+   */
+  stream?: boolean;
 }
 
 export type MethodParams<P> = P extends StandardSchemaV1 ? InferOutput<P> : JsonObject;
@@ -79,10 +85,11 @@ function allowed<Scope>(rule: VisibleRule<Scope> | undefined, caller: Caller<Sco
 function checkOptions(name: string, options: MethodOptions<SchemaLike | undefined, never>): void {
   if (options.eras !== undefined && !['handshake', 'stateless', 'both'].includes(options.eras)) throw new Error(`Method ${name}: eras must be 'handshake', 'stateless' or 'both'`);
   if (options.visible !== undefined && typeof options.visible !== 'function') throw new Error(`Method ${name}: visible must be a function`);
-  const cap = options.capability as { extension?: unknown; core?: unknown } | undefined;
-  if (cap !== undefined && typeof cap.extension !== 'string' && typeof cap.core !== 'string') {
-    throw new Error(`Method ${name}: capability must be { extension: id } or { core: name }`);
+  const caps = options.capability === undefined ? [] : Array.isArray(options.capability) ? options.capability : [options.capability];
+  for (const cap of caps as { extension?: unknown; core?: unknown }[]) {
+    if (typeof cap?.extension !== 'string' && typeof cap?.core !== 'string') throw new Error(`Method ${name}: capability must be { extension: id } or { core: name }`);
   }
+  if (options.stream !== undefined && typeof options.stream !== 'boolean') throw new Error(`Method ${name}: stream must be a boolean`);
 }
 
 /** A user's method as an entry of the method table. */
@@ -108,8 +115,10 @@ export function methodSpec<Scope>(name: string, options: MethodOptions<SchemaLik
     eras: options.eras ?? 'both',
     cache,
     mrtr: options.mrtr === true,
+    stream: options.stream === true,
     run(core, call) {
       const { revision } = call;
+      if (options.stream === true && call.send === undefined) throw internalError(`${name} needs a streaming transport`);
       if (!allowed(visible, call.ctx, (error) => core.reportError(error, undefined))) throw revision.methodNotFound(name);
       const params = ownParams(call.params);
       if (validate === undefined) return invoke(params, call.ctx, revision);

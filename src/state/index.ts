@@ -11,6 +11,7 @@ import { MemorySessionStore, type SessionStore } from './sessions.js';
 import { MemoryTaskStore } from './memory-task-store.js';
 import type { TaskStore } from './task-store.js';
 import { MemoryProofStore, type ProofStore } from './proofs.js';
+import type { EventLog } from '../events/log.js';
 
 export interface SharedState {
   /** list_changed and resources/updated, to every listening stream. */
@@ -27,6 +28,8 @@ export interface SharedState {
   tasks: TaskStore;
   /** DPoP proof ids already seen (minimcp/auth), so a replayed proof is refused on every instance. */
   proofs: ProofStore;
+  /** The Events extension's log, when shared (minimcp/redis); `mcp.event()` keeps one in memory otherwise. */
+  events?: EventLog | undefined;
   /**
    * True when other instances share this state: the server then refuses to start without a shared
    * `requestState.secret` (sessions and MRTR state signed on one instance must open on another).
@@ -44,6 +47,7 @@ export function resolveState(parts: Partial<SharedState> = {}): SharedState {
     replay: parts.replay ?? new EventStore(),
     tasks: parts.tasks ?? new MemoryTaskStore(),
     proofs: parts.proofs ?? new MemoryProofStore(),
+    events: parts.events,
     shared: parts.shared === true,
   };
 }
