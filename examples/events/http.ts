@@ -6,10 +6,9 @@
  * MINIMCP_SECRET joins instances into one cluster; EVENTS_ALLOW_LOOPBACK=1 lets callbacks use
  * http://127.0.0.1 (development only).
  */
-import type { IncomingMessage } from 'node:http';
 import { serve } from '../../src/transports/http/node.js';
 import { clusterOptions } from '../cluster.js';
-import { createIncidentServer, type IncidentScope } from './server.js';
+import { bearerScope, createIncidentServer } from './server.js';
 import { exampleWebhooks } from './webhooks.js';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -20,13 +19,7 @@ const mcp = createIncidentServer(await clusterOptions(), {
   ...(webhooks ? { webhooks } : {}),
 });
 
-/** The bearer token names the principal; no token, anonymous. */
-const scope = (request: IncomingMessage): IncidentScope => {
-  const token = /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-  return token === undefined ? {} : { principal: token };
-};
-
-const { url, close } = await serve(mcp, { port, host: '127.0.0.1', scope });
+const { url, close } = await serve(mcp, { port, host: '127.0.0.1', scope: bearerScope });
 console.log(`MiniMCP events example listening on ${url}`);
 console.log('Poll (2026-07-28, one request each):');
 const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`;

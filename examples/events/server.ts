@@ -11,6 +11,12 @@ export interface IncidentScope {
   principal?: string;
 }
 
+/** The bearer token names the principal (any token is accepted); no token, anonymous. */
+export function bearerScope(request: { headers: { authorization?: string | undefined } }): IncidentScope {
+  const token = /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  return token === undefined ? {} : { principal: token };
+}
+
 export const incidentPayload = z.object({
   id: z.string(),
   service: z.string(),
