@@ -21,6 +21,7 @@ import { sessionLimits } from '../state/session-limits.js';
 import { DEFAULT_EVENT_STORE_LIMITS } from '../state/replay.js';
 import { RedisTaskStore } from './task-store.js';
 import { RedisProofs } from './proofs.js';
+import { RedisEventLog } from './event-log.js';
 
 export type { RedisClient, RedisStateOptions };
 
@@ -62,6 +63,7 @@ export async function redisState(options: RedisStateOptions = {}): Promise<Redis
       }),
       tasks,
       proofs: new RedisProofs(link, options.proofLimits),
+      events: new RedisEventLog(link),
       close,
     };
   } catch (error) {
