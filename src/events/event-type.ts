@@ -41,7 +41,7 @@ export interface EventOptions<In extends SchemaLike | undefined, Payload extends
   input?: In;
   /** The occurrence's `data` (published as `payloadSchema`); every emitted payload is checked against it. */
   payload: Payload;
-  /** Modes offered; default all three for emitted types with replay, `poll` and `push` for a `source`. */
+  /** Modes offered; default `poll` (with replay), `push`, and `webhook` when configured; `poll` and `push` for a `source`. */
   delivery?: readonly DeliveryMode[];
   /** Replay from a cursor (default on), with this type's retention (default 1,000 events, 24 hours). */
   replay?: boolean | Partial<Retention>;
@@ -100,21 +100,23 @@ function retentionOf(name: string, replay: EventOptions<undefined, SchemaLike>['
   return Object.freeze(retention);
 }
 
-function deliveryOf(name: string, options: EventOptions<undefined, SchemaLike, never>, replay: boolean): readonly DeliveryMode[] {
-  const fallback: DeliveryMode[] = options.source !== undefined ? ['poll', 'push'] : replay ? [...MODES] : ['push', 'webhook'];
+function deliveryOf(name: string, options: EventOptions<undefined, SchemaLike, never>, replay: boolean, webhooks: boolean): readonly DeliveryMode[] {
+  const emitted: DeliveryMode[] = replay ? ['poll', 'push'] : ['push'];
+  const fallback: DeliveryMode[] = options.source !== undefined ? ['poll', 'push'] : webhooks ? [...emitted, 'webhook'] : emitted;
   const delivery = options.delivery ?? fallback;
   if (!Array.isArray(delivery) || delivery.length === 0 || !delivery.every((m) => MODES.includes(m)) || new Set(delivery).size !== delivery.length) {
     throw new Error(`Event ${name}: delivery must be a non-empty list of 'poll', 'push' and 'webhook'`);
   }
   if (delivery.includes('poll') && !replay) throw new Error(`Event ${name}: poll needs replay (a poll resumes from a cursor)`);
   if (options.source !== undefined && delivery.includes('webhook')) throw new Error(`Event ${name}: a source type is read on request, webhook delivery needs emit()`);
+  if (delivery.includes('webhook') && !webhooks) throw new Error(`Event ${name}: webhook delivery needs configureEvents({ webhooks }) first`);
   return Object.freeze([...delivery]);
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$/;
 
 /** Checks the options at registration: a mistake throws here, naming the event, never at a request. */
-export function buildEventType<Scope>(name: string, options: EventOptions<SchemaLike | undefined, SchemaLike, Scope>, converter?: JsonSchemaConverter): EventType<Scope> {
+export function buildEventType<Scope>(name: string, options: EventOptions<SchemaLike | undefined, SchemaLike, Scope>, webhooks: boolean, converter?: JsonSchemaConverter): EventType<Scope> {
   if (typeof name !== 'string' || !NAME.test(name)) throw new Error(`Event name must be 1-128 letters, digits, '.', '_', '/' or '-': ${JSON.stringify(name)}`);
   if (typeof options?.description !== 'string') throw new Error(`Event ${name}: description must be a string`);
   if (options.payload === undefined) throw new Error(`Event ${name}: payload schema is required`);
@@ -126,7 +128,7 @@ export function buildEventType<Scope>(name: string, options: EventOptions<Schema
     if (schema.jsonSchema.type !== 'object') throw new Error(`Event ${name}: the ${what} schema must describe an object`);
   }
   const retention = retentionOf(name, options.replay);
-  const delivery = deliveryOf(name, options as EventOptions<undefined, SchemaLike, never>, retention !== undefined);
+  const delivery = deliveryOf(name, options as EventOptions<undefined, SchemaLike, never>, retention !== undefined, webhooks);
   const descriptor: JsonObject = { name, description: options.description, delivery: [...delivery], inputSchema: input.jsonSchema, payloadSchema: payload.jsonSchema };
   if (options._meta !== undefined) descriptor._meta = options._meta;
   return {

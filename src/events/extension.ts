@@ -9,7 +9,8 @@ import type { MethodCapability, MethodHandler, MethodOptions } from '../extensio
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { SchemaLike } from '../schema/standard-schema.js';
 import type { CacheHint } from '../types.js';
-import { LIST_PARAMS, POLL_PARAMS, STREAM_PARAMS } from './params.js';
+import { LIST_PARAMS, POLL_PARAMS, STREAM_PARAMS, SUBSCRIBE_PARAMS, UNSUBSCRIBE_PARAMS } from './params.js';
+import type { Webhooks } from './subscribe.js';
 import { listEvents, pollEvents } from './poll.js';
 import type { EventService } from './service.js';
 import type { EventSettings } from './settings.js';
@@ -35,10 +36,14 @@ export interface EventMethodSettings {
 
 type Handler<Scope> = (params: JsonObject, ctx: Context<Scope>) => Promise<JsonObject> | JsonObject;
 
-export function registerEventMethods<Scope>(host: EventHost<Scope>, service: EventService<Scope>, settings: EventSettings, methods: EventMethodSettings): void {
+export function registerEventMethods<Scope>(host: EventHost<Scope>, service: EventService<Scope>, settings: EventSettings, methods: EventMethodSettings, webhooks: Webhooks<Scope> | undefined): void {
   const add = (name: string, params: SchemaLike, handler: Handler<Scope>, extra: Partial<MethodOptions<SchemaLike, Scope>> = {}) =>
     host.method(name, { params, ...extra }, handler as MethodHandler<Scope, unknown>);
   add('events/list', LIST_PARAMS, (params, ctx) => listEvents(service, params, ctx, methods.pageSize), { capability: EVENTS_CAPABILITY, cache: methods.listCache });
   add('events/poll', POLL_PARAMS, (params, ctx) => pollEvents(service, settings, params, ctx));
   add('events/stream', STREAM_PARAMS, (params, ctx) => streamEvents(service, settings, host, params, ctx), { stream: true });
+  // Without a delivery engine no type offers webhook: the methods are not served (-32601).
+  if (webhooks === undefined) return;
+  add('events/subscribe', SUBSCRIBE_PARAMS, (params, ctx) => webhooks.subscribe(params, ctx));
+  add('events/unsubscribe', UNSUBSCRIBE_PARAMS, (params, ctx) => webhooks.unsubscribe(params, ctx));
 }

@@ -12,6 +12,9 @@ import { buildEventType, type EventOptions, type EventType, type SchemaValue } f
 import { registerEventMethods, type EventHost, type EventMethodSettings } from './extension.js';
 import { EventService, type EmitOptions } from './service.js';
 import { resolveEventSettings, type EventsOptions } from './settings.js';
+import { Webhooks } from './subscribe.js';
+import { MemorySubscriptionStore } from './subscription-store.js';
+import { webhookBounds } from './webhook-settings.js';
 
 /** What `mcp.event()` returns: the type's name, and `emit()` for emitted types. */
 export interface EventHandle<Payload> {
@@ -42,11 +45,12 @@ export class EventSet<Scope> {
   configure(options: EventsOptions): void {
     if (this.#service !== undefined || this.#options !== undefined) throw new Error('configureEvents() must come once, before the first mcp.event()');
     resolveEventSettings(options); // a bad option throws here, not at the first event
+    if (options.webhooks !== undefined) webhookBounds(options.webhooks);
     this.#options = options;
   }
 
   add<Payload extends SchemaLike>(name: string, options: EventOptions<SchemaLike | undefined, Payload, Scope>): EventHandle<SchemaValue<Payload>> {
-    const type = buildEventType<Scope>(name, options as EventOptions<SchemaLike | undefined, SchemaLike, Scope>, this.context.converter);
+    const type = buildEventType<Scope>(name, options as EventOptions<SchemaLike | undefined, SchemaLike, Scope>, this.#options?.webhooks !== undefined, this.context.converter);
     const service = (this.#service ??= this.#start());
     service.add(type);
     return { name, emit: (data, emitOptions) => service.emit(type as EventType<Scope>, data, emitOptions) };
@@ -63,7 +67,9 @@ export class EventSet<Scope> {
     const { host, signer, methods, sharedLog, report } = this.context;
     const log = options.log ?? sharedLog ?? new MemoryEventLog();
     const service = new EventService<Scope>(log, new CursorCodec(signer), new EventErrors(settings.codes), report);
-    registerEventMethods(host, service, settings, methods);
+    const hooks = options.webhooks;
+    const webhooks = hooks === undefined ? undefined : new Webhooks(service, hooks, webhookBounds(hooks), hooks.store ?? new MemorySubscriptionStore(), host);
+    registerEventMethods(host, service, settings, methods, webhooks);
     return service;
   }
 }

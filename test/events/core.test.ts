@@ -53,7 +53,7 @@ describe('events: capability and list', () => {
     const anonymous = await modern(mcp, 'events/list');
     expect(anonymous.result.events.map((e: any) => e.name)).toEqual(['incident.created']);
     expect(anonymous.result.cacheScope).toBe('private');
-    expect(anonymous.result.events[0]).toMatchObject({ delivery: ['poll', 'push', 'webhook'], inputSchema: { type: 'object' }, payloadSchema: { type: 'object' } });
+    expect(anonymous.result.events[0]).toMatchObject({ delivery: ['poll', 'push'], inputSchema: { type: 'object' }, payloadSchema: { type: 'object' } });
     const admin = await modern(mcp, 'events/list', {}, { admin: true });
     expect(admin.result.events.map((e: any) => e.name)).toEqual(['incident.created', 'audit.entry']);
     const hidden = await modern(mcp, 'events/poll', { name: 'audit.entry', arguments: {}, cursor: null });
