@@ -5,3 +5,4 @@
 import './playground.suite.js';
 import './cors.suite.js';
 import './skills.suite.js';
+import './events.suite.js';
