@@ -92,6 +92,7 @@ export class MiniMCP<Scope = unknown> {
       signer: new Signer(options.requestState?.secret),
       methods: { pageSize: this.#core.settings.pageSize, listCache: this.#core.settings.cache.tools },
       sharedLog: wired.state.events,
+      sharedSubscriptions: wired.state.eventSubscriptions,
       converter: options.toJsonSchema,
       report: (error) => this.#core.reportError(error, undefined),
     });

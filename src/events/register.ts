@@ -13,7 +13,7 @@ import { registerEventMethods, type EventHost, type EventMethodSettings } from '
 import { EventService, type EmitOptions } from './service.js';
 import { resolveEventSettings, type EventsOptions } from './settings.js';
 import { Webhooks } from './subscribe.js';
-import { MemorySubscriptionStore } from './subscription-store.js';
+import { MemorySubscriptionStore, type SubscriptionStore } from './subscription-store.js';
 import { webhookBounds } from './webhook-settings.js';
 
 /** What `mcp.event()` returns: the type's name, and `emit()` for emitted types. */
@@ -27,8 +27,9 @@ export interface EventSetContext<Scope> {
   host: EventHost<Scope>;
   signer: Signer;
   methods: EventMethodSettings;
-  /** The shared state's event log, when it has one (redisState()). */
+  /** The shared state's event log and subscription records, when it has them (redisState()). */
   sharedLog: EventLog | undefined;
+  sharedSubscriptions: SubscriptionStore | undefined;
   converter: JsonSchemaConverter | undefined;
   report(error: unknown): void;
 }
@@ -68,7 +69,7 @@ export class EventSet<Scope> {
     const log = options.log ?? sharedLog ?? new MemoryEventLog();
     const service = new EventService<Scope>(log, new CursorCodec(signer), new EventErrors(settings.codes), report);
     const hooks = options.webhooks;
-    const webhooks = hooks === undefined ? undefined : new Webhooks(service, hooks, webhookBounds(hooks), hooks.store ?? new MemorySubscriptionStore(), host);
+    const webhooks = hooks === undefined ? undefined : new Webhooks(service, hooks, webhookBounds(hooks), hooks.store ?? this.context.sharedSubscriptions ?? new MemorySubscriptionStore(), host);
     registerEventMethods(host, service, settings, methods, webhooks);
     return service;
   }

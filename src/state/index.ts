@@ -12,6 +12,7 @@ import { MemoryTaskStore } from './memory-task-store.js';
 import type { TaskStore } from './task-store.js';
 import { MemoryProofStore, type ProofStore } from './proofs.js';
 import type { EventLog } from '../events/log.js';
+import type { SubscriptionStore } from '../events/subscription-store.js';
 
 export interface SharedState {
   /** list_changed and resources/updated, to every listening stream. */
@@ -30,6 +31,8 @@ export interface SharedState {
   proofs: ProofStore;
   /** The Events extension's log, when shared (minimcp/redis); `mcp.event()` keeps one in memory otherwise. */
   events?: EventLog | undefined;
+  /** The Events extension's webhook subscription records, when shared (minimcp/redis); in memory otherwise. */
+  eventSubscriptions?: SubscriptionStore | undefined;
   /**
    * True when other instances share this state: the server then refuses to start without a shared
    * `requestState.secret` (sessions and MRTR state signed on one instance must open on another).
@@ -48,6 +51,7 @@ export function resolveState(parts: Partial<SharedState> = {}): SharedState {
     tasks: parts.tasks ?? new MemoryTaskStore(),
     proofs: parts.proofs ?? new MemoryProofStore(),
     events: parts.events,
+    eventSubscriptions: parts.eventSubscriptions,
     shared: parts.shared === true,
   };
 }
