@@ -95,6 +95,7 @@ export class MiniMCP<Scope = unknown> {
       sharedSubscriptions: wired.state.eventSubscriptions,
       converter: options.toJsonSchema,
       report: (error) => this.#core.reportError(error, undefined),
+      changed: () => bus.publish({ type: 'events/list_changed' }),
     });
   }
 

@@ -25,8 +25,8 @@ export interface EventHost<Scope> extends StreamHost<Scope> {
 
 /** Both shapes: the extensions map (SEP-3415) and top-level `events` (the sketch, read by the AI SDK and ChatGPT). */
 export const EVENTS_CAPABILITY: readonly MethodCapability[] = [
-  { extension: EVENTS_EXTENSION, settings: { listChanged: false } },
-  { core: 'events', settings: { listChanged: false } },
+  { extension: EVENTS_EXTENSION, settings: { listChanged: true } },
+  { core: 'events', settings: { listChanged: true } },
 ];
 
 export interface EventMethodSettings {

@@ -32,6 +32,8 @@ export interface EventSetContext<Scope> {
   sharedSubscriptions: SubscriptionStore | undefined;
   converter: JsonSchemaConverter | undefined;
   report(error: unknown): void;
+  /** The list of event types changed: `notifications/events/list_changed` to whoever listens for it. */
+  changed(): void;
 }
 
 /** Where the server exposes its events service to the testing tools, without a public name. */
@@ -54,6 +56,7 @@ export class EventSet<Scope> {
     const type = buildEventType<Scope>(name, options as EventOptions<SchemaLike | undefined, SchemaLike, Scope>, this.#options?.webhooks !== undefined, this.context.converter);
     const service = (this.#service ??= this.#start());
     service.add(type);
+    this.context.changed();
     return { name, emit: (data, emitOptions) => service.emit(type as EventType<Scope>, data, emitOptions) };
   }
 

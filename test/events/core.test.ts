@@ -41,11 +41,11 @@ describe('events: capability and list', () => {
   it('declares both shapes in server/discover and initialize', async () => {
     const { mcp } = incidents();
     const discover = await modern(mcp, 'server/discover');
-    expect(discover.result.capabilities.extensions['io.modelcontextprotocol/events']).toEqual({ listChanged: false });
-    expect(discover.result.capabilities.events).toEqual({ listChanged: false });
+    expect(discover.result.capabilities.extensions['io.modelcontextprotocol/events']).toEqual({ listChanged: true });
+    expect(discover.result.capabilities.events).toEqual({ listChanged: true });
     const { init } = await legacy(mcp);
-    expect(init.capabilities.events).toEqual({ listChanged: false });
-    expect(init.capabilities.extensions['io.modelcontextprotocol/events']).toEqual({ listChanged: false });
+    expect(init.capabilities.events).toEqual({ listChanged: true });
+    expect(init.capabilities.extensions['io.modelcontextprotocol/events']).toEqual({ listChanged: true });
   });
 
   it('lists what the caller may see, privately cached; a hidden type is NotFound', async () => {
@@ -131,5 +131,39 @@ describe('events/poll', () => {
   it('emit() checks the payload against its schema', async () => {
     const { incident } = incidents();
     await expect(incident.emit({ id: 1 } as never)).rejects.toThrow(/does not match its schema/);
+  });
+});
+
+describe('notifications/events/list_changed', () => {
+  function listen(mcp: MiniMCP<any>, notifications: Record<string, boolean>) {
+    const seen: string[] = [];
+    const acknowledged: unknown[] = [];
+    const abort = new AbortController();
+    const send = (m: any) => (m.method === 'notifications/subscriptions/acknowledged' ? acknowledged.push(m.params.notifications) : seen.push(m.method));
+    const done = mcp.dispatch({ jsonrpc: '2.0', id: `l-${Math.random()}`, method: 'subscriptions/listen', params: { notifications, _meta: meta } }, { send, signal: abort.signal } as never);
+    return { seen, acknowledged, stop: async () => { abort.abort(); await done; } };
+  }
+
+  it('reaches a 2026 listen stream that asks for it (and is acknowledged), not one that does not', async () => {
+    const { mcp } = incidents();
+    const asking = listen(mcp, { eventsListChanged: true });
+    const other = listen(mcp, { toolsListChanged: true });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(asking.acknowledged).toEqual([{ eventsListChanged: true }]);
+    mcp.event('later.type', { description: 'added at run time', payload: { type: 'object' } });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(asking.seen).toEqual(['notifications/events/list_changed']);
+    expect(other.seen).toEqual([]);
+    await asking.stop();
+    await other.stop();
+  });
+
+  it('is not acknowledged by a server without events', async () => {
+    const mcp = new MiniMCP({ name: 'plain', version: '1', onError: () => {} });
+    mcp.tool('t', {}, () => 'x');
+    const asking = listen(mcp, { eventsListChanged: true });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(asking.acknowledged).toEqual([{}]);
+    await asking.stop();
   });
 });

@@ -36,7 +36,7 @@ async function v1(): Promise<RawClient> {
   client.fallbackNotificationHandler = async (n) => void notes.push(n as Note);
   await client.connect(new TransportV1(new URL(server.url)));
   // SDK v1 keeps the capabilities its schema knows: the extensions map, not the sketch's top-level `events`.
-  expect(client.getServerCapabilities()?.extensions).toEqual({ 'io.modelcontextprotocol/events': { listChanged: false } });
+  expect(client.getServerCapabilities()?.extensions).toEqual({ 'io.modelcontextprotocol/events': { listChanged: true } });
   return { notes, close: () => client.close(), request: (method, params, signal) => client.request({ method, params } as never, anyResult, { signal }) };
 }
 
