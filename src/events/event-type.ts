@@ -3,7 +3,7 @@
  * schemas, who may see it, how occurrences match a subscription's arguments, and its retention.
  */
 import type { Context } from '../context/context.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { scopeList, type VisibleRule } from '../primitives/visibility.js';
 import { compileSchema, type CompiledSchema, type InferOutput, type JsonSchemaConverter, type SchemaLike, type StandardSchemaV1 } from '../schema/standard-schema.js';
 import type { FromJsonSchema } from '../schema/json-schema-types.js';
@@ -66,6 +66,12 @@ const MAX_RETAINED_EVENTS = 1_000_000;
 
 const NO_ARGUMENTS: JsonObject = { type: 'object', properties: {}, additionalProperties: false };
 
+/** A type without arguments checks `{}` without a JSON Schema validator (the common case, on every poll). */
+const noArguments: CompiledSchema = {
+  jsonSchema: NO_ARGUMENTS,
+  validate: (value) => (isObject(value) && Object.keys(value).length === 0 ? { ok: true, value } : { ok: false, message: 'this event type takes no arguments' }),
+};
+
 /** The default `matches`: arguments that name a scalar payload field filter on it. */
 export function defaultMatches(args: JsonObject, data: JsonObject): boolean {
   for (const key of Object.keys(args)) {
@@ -122,7 +128,7 @@ export function buildEventType<Scope>(name: string, options: EventOptions<Schema
   if (options.payload === undefined) throw new Error(`Event ${name}: payload schema is required`);
   if (options.visible !== undefined && typeof options.visible !== 'function') throw new Error(`Event ${name}: visible must be a function`);
   if (options.source !== undefined && typeof options.source !== 'function') throw new Error(`Event ${name}: source must be a function`);
-  const input = options.input === undefined ? compileSchema(NO_ARGUMENTS, 'input') : compileSchema(options.input, 'input', converter);
+  const input = options.input === undefined ? noArguments : compileSchema(options.input, 'input', converter);
   const payload = compileSchema(options.payload, 'output', converter);
   for (const [what, schema] of [['input', input], ['payload', payload]] as const) {
     if (schema.jsonSchema.type !== 'object') throw new Error(`Event ${name}: the ${what} schema must describe an object`);

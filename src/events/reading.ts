@@ -62,8 +62,9 @@ export async function readLog<Scope>(log: EventLog, type: EventType<Scope>, requ
   let start: CursorPosition | null = null;
   let scanned = 0;
   let more = false;
-  for (let first = true; ; first = false) {
-    const batch = Math.min(Math.max(request.limit, 100), SCAN_BUDGET - scanned);
+  // The first read takes what the caller wants; later ones (a selective subscription) grow.
+  for (let first = true, batch = request.limit; ; first = false, batch = Math.min(batch * 4, 1_000)) {
+    batch = Math.min(batch, SCAN_BUDGET - scanned);
     const read = await log.read(type.name, after, batch, retention);
     if (first) {
       truncated = read.truncated;

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+/**
+ * `node bench/events.mjs [--events=20000] [--redis=redis://127.0.0.1:6379]`: what the Events extension
+ * costs, on the built package (dist/, `npm run build` first), in process (the transport's cost is the
+ * same per request for every method, so it is left out):
+ * - a `tools/call` (2026) as the unit;
+ * - `events/poll` per event (pages of 100) and per request (one event each);
+ * - `events/stream` per event (emit to the notification handed to the transport);
+ * - `emit()` itself;
+ * - bytes kept per logged event (heap, memory log) and, with --redis, per event in a Redis stream.
+ */
+import { parseArgs } from 'node:util';
+import { MiniMCP } from '../dist/index.js';
+
+const { values: opt } = parseArgs({ options: { events: { type: 'string', default: '20000' }, redis: { type: 'string' } } });
+const N = Number(opt.events);
+const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const payload = { type: 'object', properties: { id: { type: 'string' }, service: { type: 'string' }, severity: { enum: ['low', 'high'] } }, required: ['id', 'service', 'severity'] };
+
+function server(options = {}) {
+  const mcp = new MiniMCP({ name: 'bench', version: '1', onError: () => {}, maxStreams: 10_000, ...options });
+  mcp.configureEvents({ heartbeatMs: 30_000, maxPollEvents: 100 });
+  const incident = mcp.event('incident.created', { description: 'bench', payload, replay: { maxEvents: Math.max(N, 1000), maxAgeMs: 3_600_000 } });
+  mcp.tool('noop', { description: 'nothing' }, () => 'ok');
+  return { mcp, incident };
+}
+
+let id = 0;
+const call = (mcp, method, params) => mcp.dispatch({ jsonrpc: '2.0', id: ++id, method, params: { ...params, _meta: meta } });
+const usPer = (start, count) => (Number(process.hrtime.bigint() - start) / 1000 / count).toFixed(2);
+
+async function toolCalls() {
+  const { mcp } = server();
+  for (let i = 0; i < 2000; i++) await call(mcp, 'tools/call', { name: 'noop', arguments: {} });
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < N; i++) await call(mcp, 'tools/call', { name: 'noop', arguments: {} });
+  return usPer(start, N);
+}
+
+async function emits(incident, count) {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) await incident.emit({ id: String(i), service: 's', severity: 'low' });
+  return usPer(start, count);
+}
+
+async function polls() {
+  const { mcp, incident } = server();
+  const first = (await call(mcp, 'events/poll', { name: 'incident.created', cursor: null })).reply.result.cursor;
+  const emit = await emits(incident, N);
+  let cursor = first;
+  let start = process.hrtime.bigint();
+  for (let read = 0; read < N; ) {
+    const r = (await call(mcp, 'events/poll', { name: 'incident.created', cursor, maxEvents: 100 })).reply.result;
+    read += r.events.length;
+    cursor = r.cursor;
+  }
+  const paged = usPer(start, N);
+  cursor = first;
+  const requests = Math.min(N, 5000);
+  start = process.hrtime.bigint();
+  for (let i = 0; i < requests; i++) cursor = (await call(mcp, 'events/poll', { name: 'incident.created', cursor, maxEvents: 1 })).reply.result.cursor;
+  return { emit, paged, single: usPer(start, requests) };
+}
+
+async function streams() {
+  const { mcp, incident } = server();
+  let received = 0;
+  let done;
+  const all = new Promise((resolve) => (done = resolve));
+  const abort = new AbortController();
+  const send = (m) => {
+    if (m.method === 'notifications/events/event' && ++received === N) done();
+  };
+  void mcp.dispatch({ jsonrpc: '2.0', id: 's1', method: 'events/stream', params: { name: 'incident.created', _meta: meta } }, { send, signal: abort.signal });
+  await new Promise((r) => setTimeout(r, 20));
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < N; i++) void incident.emit({ id: String(i), service: 's', severity: 'low' });
+  await all;
+  const perEvent = usPer(start, N);
+  abort.abort();
+  return perEvent;
+}
+
+async function heapPerEvent() {
+  const { incident } = server();
+  await incident.emit({ id: 'warm', service: 's', severity: 'low' });
+  globalThis.gc?.();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < N; i++) await incident.emit({ id: `inc_${i}`, service: 'checkout', severity: 'high' }, { eventId: `evt_${i.toString().padStart(8, '0')}` });
+  globalThis.gc?.();
+  return Math.round((process.memoryUsage().heapUsed - before) / N);
+}
+
+async function redisPerEvent(url) {
+  const { redisState } = await import('../dist/redis/index.js');
+  const prefix = `bench${Date.now()}:`;
+  const state = await redisState({ url, prefix });
+  const { incident } = server({ state, requestState: { secret: 'x'.repeat(32) } });
+  const count = Math.min(N, 10_000);
+  const emit = await emits(incident, count);
+  const { createClient } = await import('redis');
+  const client = await createClient({ url }).connect();
+  const bytes = await client.memoryUsage(`${prefix}ev:incident.created`, { SAMPLES: 0 });
+  await client.del([`${prefix}ev:incident.created`, `${prefix}ev:incident.created:cut`]);
+  await client.quit();
+  await state.close();
+  return { emit, bytes: Math.round(bytes / count) };
+}
+
+const tool = await toolCalls();
+const poll = await polls();
+const stream = await streams();
+const heap = await heapPerEvent();
+console.log(`events bench, ${N} events, in process (µs per operation):`);
+console.log(`  tools/call (2026, a no-op tool)        ${tool}`);
+console.log(`  emit() (memory log, payload checked)   ${poll.emit}`);
+console.log(`  events/poll, per event (pages of 100)  ${poll.paged}`);
+console.log(`  events/poll, one event per request    ${poll.single}`);
+console.log(`  events/stream, per event delivered     ${stream}`);
+console.log(`  heap per logged event (memory log)     ${heap} bytes${globalThis.gc ? '' : ' (run with --expose-gc for a cleaner number)'}`);
+if (opt.redis) {
+  const redis = await redisPerEvent(opt.redis);
+  console.log(`  emit() (Redis Streams)                 ${redis.emit}`);
+  console.log(`  Redis bytes per logged event          ${redis.bytes}`);
+}
+process.exit(0);
