@@ -46,9 +46,9 @@ export class EventSet<Scope> {
   constructor(private readonly context: EventSetContext<Scope>) {}
 
   configure(options: EventsOptions): void {
-    if (this.#service !== undefined || this.#options !== undefined) throw new Error('configureEvents() must come once, before the first mcp.event()');
     resolveEventSettings(options); // a bad option throws here, not at the first event
     if (options.webhooks !== undefined) webhookBounds(options.webhooks);
+    if (this.#service !== undefined || this.#options !== undefined) throw new Error('configureEvents() must come once, before the first mcp.event()');
     this.#options = options;
   }
 
