@@ -2,9 +2,16 @@
  * The webhook engine: verification, signing, egress, retries, status, on a DeliveryStore (one
  * process in memory, or a cluster on Redis).
  */
+import { rootCertificates } from 'node:tls';
+import type { Attempts } from './attempt.js';
 import type { EgressPolicy } from './egress.js';
-import type { DeliveryStore, PendingLimits, SuspensionPolicy } from './store.js';
+import { WebhookParamsError } from './errors.js';
+import { memoryDeliveryStore } from './memory-store.js';
+import { createPump } from './pump.js';
+import type { PostOptions } from './post.js';
+import type { DeliveryStore, Job, PendingLimits, SuspensionPolicy } from './store.js';
 import type { Clock, Delivery, DeliveryGiveUp, DeliveryStatus, EnqueueOutcome, WebhookTarget } from './types.js';
+import { isPreverified, type VerifyContext, verifyEndpoint } from './verify.js';
 
 export interface WebhookEngine {
   /**
@@ -68,6 +75,88 @@ export interface WebhookEngineOptions {
   leaseMs?: number;
 }
 
-export function createWebhookEngine(_options: WebhookEngineOptions = {}): WebhookEngine {
-  throw new Error('minimcp: the webhook engine is being built (interface only in this commit)');
+const realClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (run, ms) => {
+    const timer = setTimeout(run, ms);
+    timer.unref?.();
+    return timer;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export const DEFAULT_LIMITS: PendingLimits = { perPrincipal: 1_000, bytesPerPrincipal: 8 * 1024 * 1024, total: 100_000, bytesTotal: 256 * 1024 * 1024 };
+export const DEFAULT_SUSPENSION: SuspensionPolicy = { windowMs: 3_600_000, minAttempts: 100, failureRate: 0.95 };
+
+export function createWebhookEngine(options: WebhookEngineOptions = {}): WebhookEngine {
+  const { clock, store, verifyContext, attempts, limits, leaseMs } = settings(options);
+  const preverified = verifyContext.preverified;
+  const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
+  const pump = createPump(attempts, { concurrency: options.concurrency ?? 64, pollMs: options.pollMs ?? 500, leaseMs });
+  attempts.wakeAt = (at) => pump.wakeAt(at);
+  return {
+    verify: (target, verifyOptions) => verifyEndpoint(verifyContext, target, verifyOptions?.keepMs),
+    async enqueue(target, delivery) {
+      const body = typeof delivery.body === 'string' ? delivery.body : JSON.stringify(delivery.body);
+      const bytes = Buffer.byteLength(body);
+      if (bytes > maxBodyBytes) throw new WebhookParamsError('body', `A webhook delivery body may be at most ${maxBodyBytes} bytes, not ${bytes}`);
+      if (target.subscriptionId === '' || target.subscriptionId.includes('\u0000')) throw new TypeError('webhooks: a subscription id must be non-empty, without NUL');
+      const now = clock.now();
+      if (!isPreverified(target.url, preverified) && !(await store.isVerified(target.principal, target.url, now))) return 'unverified';
+      const job: Job = { key: `${target.subscriptionId} ${delivery.webhookId}`, target, webhookId: delivery.webhookId, body, bytes, attempts: 0, since: now };
+      const outcome = await store.add(job, limits, attempts.dedupMs);
+      if (outcome === 'queued') pump.kick();
+      return outcome;
+    },
+    status: (subscriptionId) => store.status(subscriptionId),
+    async reactivate(subscriptionId) {
+      await store.reactivate(subscriptionId, clock.now());
+      pump.kick();
+    },
+    forget: (subscriptionId) => store.forget(subscriptionId),
+    async close() {
+      await pump.stop();
+      if (options.store === undefined) await store.close();
+    },
+  };
+}
+
+/** The options with their defaults, as the parts need them. */
+function settings(options: WebhookEngineOptions) {
+  const clock = options.clock ?? realClock;
+  const log = options.log ?? ((message: string) => console.warn(`[minimcp/events] ${message}`));
+  const egress = options.egress ?? {};
+  if (egress.allowLoopback) log('webhook callbacks may reach loopback addresses over plain http (allowLoopback): development only, never in production');
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  const leaseMs = options.leaseMs ?? 30_000;
+  if (leaseMs <= timeoutMs) throw new RangeError('createWebhookEngine: leaseMs must exceed timeoutMs (a claimed delivery would be sent twice)');
+  const store = options.store ?? memoryDeliveryStore();
+  const extraCa = options.ca === undefined ? undefined : typeof options.ca === 'string' ? [options.ca] : options.ca;
+  const post: PostOptions = {
+    policy: egress,
+    ca: extraCa && [...rootCertificates, ...extraCa], // `ca` replaces the system roots: keep them
+    timeoutMs,
+    maxResponseBytes: options.maxResponseBytes ?? 4_096,
+  };
+  const verifyContext: VerifyContext = {
+    store,
+    post,
+    now: () => clock.now(),
+    ttlMs: options.verification?.ttlMs ?? 86_400_000,
+    perHostPerMinute: options.verification?.perHostPerMinute ?? 10,
+    preverified: options.preverifiedUrls ?? [],
+  };
+  const attempts: Attempts = {
+    store,
+    post,
+    clock,
+    dedupMs: options.dedupMs ?? 3_600_000,
+    retry: { attempts: 5, firstDelayMs: 30_000, factor: 2, windowMs: 900_000, ...options.retry },
+    suspension: options.suspension === false ? false : { ...DEFAULT_SUSPENSION, ...options.suspension },
+    onGiveUp: options.onGiveUp ?? (() => {}),
+    onSuspended: options.onSuspended ?? (() => {}),
+    wakeAt: () => {},
+    log,
+  };
+  return { clock, store, verifyContext, attempts, limits: { ...DEFAULT_LIMITS, ...options.limits }, leaseMs };
 }

@@ -39,4 +39,5 @@ export { validateSecret } from './secret.js';
 export { CallbackEndpointError, WebhookBoundError, WebhookParamsError, type FailureCategory } from './errors.js';
 export type { Clock, Delivery, DeliveryGiveUp, DeliveryStatus, EnqueueOutcome, WebhookTarget } from './types.js';
 export type { DeliveryStore } from './store.js';
-// Coming next: memoryDeliveryStore() (the default) and redisDeliveryStore({ client | url, prefix }).
+export { memoryDeliveryStore } from './memory-store.js';
+export { redisDeliveryStore, type RedisDeliveryStoreOptions } from './redis-store.js';

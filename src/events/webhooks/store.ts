@@ -13,6 +13,8 @@ export interface Job {
   webhookId: string;
   /** The serialized JSON body (signed byte for byte). */
   body: string;
+  /** Its UTF-8 length: what the byte bounds count. */
+  bytes: number;
   /** Attempts made so far. */
   attempts: number;
   /** When it was first enqueued (ms): bounds the retry window. */
