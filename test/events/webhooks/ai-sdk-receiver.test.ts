@@ -33,9 +33,9 @@ async function aiSdkReceiver(subscription: Subscription) {
       update: async (key, patch) => void subscriptions.set(key, { ...subscriptions.get(key)!, ...patch }),
       delete: async (key) => void subscriptions.delete(key),
     },
-    onEvent: ({ event }) => void seen.events.push(event),
-    onGap: ({ gap }) => void seen.gaps.push(gap),
-    onTerminated: ({ termination }) => void seen.terminated.push(termination),
+    onEvent: async ({ event }) => void seen.events.push(event),
+    onGap: async ({ gap }) => void seen.gaps.push(gap),
+    onTerminated: async ({ termination }) => void seen.terminated.push(termination),
   });
   server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -44,7 +44,9 @@ async function aiSdkReceiver(subscription: Subscription) {
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
     const response = await handle(new Request(`http://127.0.0.1${req.url}`, { method: req.method!, headers, body: Buffer.concat(chunks) }));
     seen.statuses.push(response.status);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
+    const answerHeaders: Record<string, string> = {};
+    response.headers.forEach((value, name) => (answerHeaders[name] = value));
+    res.writeHead(response.status, answerHeaders);
     res.end(Buffer.from(await response.arrayBuffer()));
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
