@@ -42,13 +42,15 @@ export async function post(url: URL, headers: Record<string, string>, body: stri
   return new Promise<PostResult>((resolve) => {
     const request = (secure ? https : http).request(url, requestOptions);
     const timer = setTimeout(() => finish({ failed: 'timeout' }), options.timeoutMs);
+    const onAbort = () => finish({ failed: 'timeout' });
     function finish(result: PostResult): void {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort); // the engine's signal outlives every attempt
       request.destroy();
       resolve(result);
     }
     request.on('error', (error) => finish({ failed: classify(error) }));
-    options.signal?.addEventListener('abort', () => finish({ failed: 'timeout' }), { once: true });
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;
       const chunks: Buffer[] = [];

@@ -1,6 +1,7 @@
 /**
  * The delivery loop of one instance: claims due deliveries from the store and attempts them.
  */
+import { setMaxListeners } from 'node:events';
 import { type Attempts, attemptDelivery } from './attempt.js';
 import type { Job } from './store.js';
 import type { Clock } from './types.js';
@@ -14,6 +15,7 @@ export function createPump(attempts: Attempts, config: { concurrency: number; po
   const { clock } = attempts;
   const inFlight = new Set<Promise<void>>();
   const abort = new AbortController();
+  setMaxListeners(0, abort.signal); // one listener per attempt in flight, up to `concurrency`, each removed when it ends
   let running = false;
   let again = false;
   let timer: unknown;

@@ -5,11 +5,13 @@
  * host); https to a self-signed receiver works only with its CA; a slow endpoint times out; an
  * endless answer is cut off; plain http is refused outside loopback development mode.
  */
+import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { createWebhookEngine, type WebhookEngine, type WebhookTarget } from '../../../src/events/webhooks/index.js';
+import { post } from '../../../src/events/webhooks/post.js';
 import { type Receiver, echoChallenge, secret, selfSignedCertificate, startReceiver, until } from './support.js';
 
 let receiver: Receiver | undefined;
@@ -156,4 +158,12 @@ describe('bounded time and bytes', () => {
     engine = createWebhookEngine({ egress: { allowLoopback: true }, log: (line) => lines.push(line) });
     expect(lines.join('\n')).toMatch(/loopback.*development only/);
   });
+});
+
+it('an attempt leaves no listener on the engine-wide abort signal (it lives as long as the engine)', async () => {
+  receiver = await startReceiver(() => ({ status: 204 }));
+  const signal = new AbortController().signal;
+  const options = { policy: { allowLoopback: true }, ca: undefined, timeoutMs: 2_000, maxResponseBytes: 100, signal };
+  for (let i = 0; i < 3; i++) expect(await post(new URL(`http://127.0.0.1:${receiver.port}/`), {}, '{}', options)).toMatchObject({ status: 204 });
+  expect(getEventListeners(signal, 'abort')).toHaveLength(0);
 });
