@@ -21,10 +21,13 @@ export function memoryDeliveryStore(): DeliveryStore {
 
 class MemoryDeliveryStore implements DeliveryStore {
   readonly #jobs = new Map<string, Job>();
+  /** Each subscription's pending keys, so `forget` does not walk every job. */
+  readonly #bySubscription = new Map<string, Set<string>>();
   readonly #ready: Job[] = [];
   #readyHead = 0;
   /** Retries, ascending by due time. */
   readonly #waiting: Array<{ at: number; job: Job }> = [];
+  readonly #waitingKeys = new Set<string>();
   readonly #parked = new Map<string, Job[]>();
   readonly #finished = new Map<string, number>();
   readonly #usage = new Map<string, Usage>();
@@ -47,12 +50,19 @@ class MemoryDeliveryStore implements DeliveryStore {
     this.#total.count++;
     this.#total.bytes += bytes;
     this.#jobs.set(job.key, job);
+    const keys = this.#bySubscription.get(job.target.subscriptionId);
+    if (keys === undefined) this.#bySubscription.set(job.target.subscriptionId, new Set([job.key]));
+    else keys.add(job.key);
     this.#ready.push(job);
     return 'queued';
   }
 
   async claim(now: number, _leaseMs: number, max: number): Promise<Job[]> {
-    while (this.#waiting.length > 0 && this.#waiting[0]!.at <= now) this.#ready.push(this.#waiting.shift()!.job);
+    while (this.#waiting.length > 0 && this.#waiting[0]!.at <= now) {
+      const { job } = this.#waiting.shift()!;
+      this.#waitingKeys.delete(job.key);
+      this.#ready.push(job);
+    }
     const claimed: Job[] = [];
     while (claimed.length < max && this.#readyHead < this.#ready.length) {
       const job = this.#ready[this.#readyHead++]!;
@@ -81,11 +91,15 @@ class MemoryDeliveryStore implements DeliveryStore {
       else high = mid;
     }
     this.#waiting.splice(low, 0, { at, job });
+    this.#waitingKeys.add(job.key);
   }
 
   async record(subscriptionId: string, now: number, failure: Parameters<DeliveryStore['record']>[2], policy: Parameters<DeliveryStore['record']>[3]): Promise<boolean> {
     let health = this.#health.get(subscriptionId);
-    if (health === undefined) this.#health.set(subscriptionId, (health = newHealth()));
+    if (health === undefined) {
+      this.#health.set(subscriptionId, (health = newHealth()));
+      trim(this.#health); // subscriptions the events layer never forgot go first
+    }
     return recordAttempt(health, now, failure, policy);
   }
 
@@ -102,7 +116,7 @@ class MemoryDeliveryStore implements DeliveryStore {
   }
 
   async forget(subscriptionId: string): Promise<void> {
-    for (const job of [...this.#jobs.values()]) if (job.target.subscriptionId === subscriptionId) this.#release(job);
+    for (const key of [...(this.#bySubscription.get(subscriptionId) ?? [])]) this.#release(this.#jobs.get(key)!);
     this.#parked.delete(subscriptionId);
     this.#health.delete(subscriptionId);
   }
@@ -143,8 +157,10 @@ class MemoryDeliveryStore implements DeliveryStore {
   #release(job: Job): boolean {
     if (this.#jobs.get(job.key) !== job) return false;
     this.#jobs.delete(job.key);
-    const index = this.#waiting.findIndex((entry) => entry.job === job);
-    if (index >= 0) this.#waiting.splice(index, 1);
+    const keys = this.#bySubscription.get(job.target.subscriptionId)!;
+    keys.delete(job.key);
+    if (keys.size === 0) this.#bySubscription.delete(job.target.subscriptionId);
+    if (this.#waitingKeys.delete(job.key)) this.#waiting.splice(this.#waiting.findIndex((entry) => entry.job === job), 1);
     const usage = this.#usage.get(job.target.principal)!;
     usage.count--;
     usage.bytes -= job.bytes;
