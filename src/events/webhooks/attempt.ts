@@ -4,6 +4,7 @@
  * out (reported). Every attempt is signed afresh (a new timestamp), and every outcome counts toward
  * the subscription's health, except a 410, which is the receiver's choice, not a failure.
  */
+import { validateCallbackUrl } from './egress.js';
 import type { FailureCategory } from './errors.js';
 import { post, type PostOptions, statusCategory } from './post.js';
 import { signedHeaders } from './sign.js';
@@ -29,7 +30,7 @@ export async function attemptDelivery(context: Attempts, job: Job, signal: Abort
   const headers = signedHeaders(target.subscriptionId, job.webhookId, job.body, target.secrets, context.clock.now());
   let url: URL;
   try {
-    url = new URL(target.url);
+    url = validateCallbackUrl(target.url, context.post.policy); // again at each attempt: the policy may have changed since the subscribe
   } catch {
     return settle(context, job, 'connection_refused', 'connection_refused');
   }

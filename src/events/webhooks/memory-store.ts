@@ -108,10 +108,13 @@ class MemoryDeliveryStore implements DeliveryStore {
     return health === undefined ? undefined : toStatus(health);
   }
 
-  async reactivate(subscriptionId: string): Promise<void> {
+  async reactivate(subscriptionId: string, now: number): Promise<void> {
     const health = this.#health.get(subscriptionId);
     if (health !== undefined) (health.suspended = false), (health.buckets = []); // a fresh sample: old failures do not suspend it again at once
-    for (const job of this.#parked.get(subscriptionId) ?? []) this.#ready.push(job);
+    for (const job of this.#parked.get(subscriptionId) ?? []) {
+      job.since = now; // time spent suspended does not use up the retry window
+      this.#ready.push(job);
+    }
     this.#parked.delete(subscriptionId);
   }
 

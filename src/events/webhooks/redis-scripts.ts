@@ -109,7 +109,7 @@ redis.call('SET', key, cjson.encode(h), 'PX', ARGV[8])
 return suspended
 `;
 
-/** ARGV: prefix, sid, now. Un-suspends; parked jobs are due now. */
+/** ARGV: prefix, sid, now. Un-suspends; parked jobs are due now, their retry window restarted. */
 export const REACTIVATE = `
 local p, sid = ARGV[1], ARGV[2]
 redis.call('SREM', p..'suspended', sid)
@@ -121,7 +121,15 @@ if raw then
   h.b = {}
   redis.call('SET', key, cjson.encode(h), 'KEEPTTL')
 end
-for _, job in ipairs(redis.call('SMEMBERS', p..'parked:'..sid)) do redis.call('ZADD', p..'due', ARGV[3], job) end
+for _, key in ipairs(redis.call('SMEMBERS', p..'parked:'..sid)) do
+  local raw = redis.call('GET', p..'job:'..key)
+  if raw then
+    local job = cjson.decode(raw)
+    job.since = tonumber(ARGV[3]) -- time spent suspended does not use up the retry window
+    redis.call('SET', p..'job:'..key, cjson.encode(job))
+    redis.call('ZADD', p..'due', ARGV[3], key)
+  end
+end
 redis.call('DEL', p..'parked:'..sid)
 return 1
 `;

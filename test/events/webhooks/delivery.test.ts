@@ -232,6 +232,22 @@ describe('failures, retries and bounds', () => {
     expect((await engine.status('sub_1'))!.active).toBe(true);
   });
 
+  it('time spent suspended does not use up the retry window', async () => {
+    const suspended: string[] = [];
+    const { t, clock, given } = await failing([500], { retry: { firstDelayMs: 1_000, factor: 2, attempts: 3, windowMs: 60_000 }, suspension: { minAttempts: 2, failureRate: 0.5 }, onSuspended: (id) => suspended.push(id) });
+    await engine.enqueue(t, occurrence('evt_a'));
+    await engine.enqueue(t, occurrence('evt_b'));
+    await until(() => suspended.length === 1 && events().length === 2);
+    clock.advance(1_000); // both retries come due: held, not sent
+    await new Promise((r) => setTimeout(r, 50));
+    expect(events()).toHaveLength(2);
+    clock.advance(120_000); // suspended for longer than the whole window
+    await engine.reactivate('sub_1');
+    await until(() => events().length === 4);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(given).toEqual([]); // to be retried again, not abandoned for the time spent suspended
+  });
+
   it('bounds pending deliveries per principal and in all (count and bytes)', async () => {
     const t = await setup((r) => (r.body.includes('"verification"') ? echoChallenge(r) : 'hang'), {
       limits: { perPrincipal: 2, total: 3, bytesPerPrincipal: 10_000 },

@@ -83,6 +83,28 @@ describe.skipIf(!available)('webhook delivery on Redis (real redis-server)', () 
     answer = echoChallenge;
   });
 
+  it('suspension is shared: one instance suspends, another reports it and reactivates, the held delivery goes out', async () => {
+    let healthy = false;
+    answer = (r) => (r.body.includes('"verification"') ? echoChallenge(r) : { status: healthy ? 204 : 503 });
+    const suspended: string[] = [];
+    const options = { retry: { attempts: 1 }, suspension: { minAttempts: 3, failureRate: 0.5 }, onSuspended: (id: string) => suspended.push(id) };
+    const [a, b] = (await Promise.all([1, 2].map(() => instance('wh4:', options)))) as [WebhookEngine, WebhookEngine];
+    await a.verify(target('sub_s'));
+    for (let i = 0; i < 3; i++) await a.enqueue(target('sub_s'), { webhookId: `s${i}`, body: {} });
+    await until(() => suspended.length === 1, 5_000);
+    expect(await b.status('sub_s')).toMatchObject({ active: false, lastError: 'http_5xx', lastDeliveryAt: null, failedSince: expect.any(String) });
+    const before = deliveries().length;
+    expect(await b.enqueue(target('sub_s'), { webhookId: 'held', body: {} })).toBe('queued');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(deliveries()).toHaveLength(before); // parked while suspended
+    healthy = true;
+    await b.reactivate('sub_s');
+    await until(() => deliveries('held').length === 1, 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await a.status('sub_s')).toMatchObject({ active: true, lastError: null, lastDeliveryAt: expect.any(String) });
+    answer = echoChallenge;
+  });
+
   it('a delivery whose instance closed mid-attempt is delivered by another after the lease', async () => {
     let first = true;
     answer = (r) => {
