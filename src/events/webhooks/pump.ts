@@ -6,14 +6,43 @@ import { type Attempts, attemptDelivery } from './attempt.js';
 import type { Job } from './store.js';
 import type { Clock } from './types.js';
 
+/** How long a delivery waits when its host already has `perHostConcurrency` attempts in flight. */
+const HOST_BUSY_DELAY_MS = 1_000;
+
+/** Attempts in flight per callback host name, at most `max` each. */
+function hostSlots(max: number) {
+  const busy = new Map<string, number>();
+  return {
+    /** The job's host if it has a free slot (taken now), else undefined. */
+    take(job: Job): string | undefined {
+      let host: string;
+      try {
+        host = new URL(job.target.url).hostname;
+      } catch {
+        host = '';
+      }
+      const used = busy.get(host) ?? 0;
+      if (used >= max) return undefined;
+      busy.set(host, used + 1);
+      return host;
+    },
+    give(host: string): void {
+      const used = (busy.get(host) ?? 1) - 1;
+      if (used <= 0) busy.delete(host);
+      else busy.set(host, used);
+    },
+  };
+}
+
 /**
  * The loop that takes due deliveries from the store and attempts them, at most `concurrency` at once:
  * woken by an enqueue here, by a finished attempt, and every `pollMs` (deliveries enqueued on another
  * instance, retries come due, leases of a dead instance run out).
  */
-export function createPump(attempts: Attempts, config: { concurrency: number; pollMs: number; leaseMs: number }) {
+export function createPump(attempts: Attempts, config: { concurrency: number; perHost: number; pollMs: number; leaseMs: number }) {
   const { clock } = attempts;
   const inFlight = new Set<Promise<void>>();
+  const hosts = hostSlots(config.perHost);
   const abort = new AbortController();
   setMaxListeners(0, abort.signal); // one listener per attempt in flight, up to `concurrency`, each removed when it ends
   let running = false;
@@ -31,7 +60,14 @@ export function createPump(attempts: Attempts, config: { concurrency: number; po
       return [] as Job[];
     });
     for (const job of jobs) {
+      const host = hosts.take(job);
+      if (host === undefined) {
+        // That host has its share in flight: one slow endpoint must not hold every slot. Not an attempt.
+        attempts.store.retry(job, clock.now() + HOST_BUSY_DELAY_MS).catch(() => {}); // if lost, the lease brings it back
+        continue;
+      }
       const attempt = attemptDelivery(attempts, job, abort.signal).finally(() => {
+        hosts.give(host);
         inFlight.delete(attempt);
         kick();
       });
