@@ -41,10 +41,7 @@ function hostSlots(max: number) {
  */
 export function createPump(attempts: Attempts, config: { concurrency: number; perHost: number; pollMs: number; leaseMs: number }) {
   const { clock } = attempts;
-  const inFlight = new Set<Promise<void>>();
-  const hosts = hostSlots(config.perHost);
-  const abort = new AbortController();
-  setMaxListeners(0, abort.signal); // one listener per attempt in flight, up to `concurrency`, each removed when it ends
+  const slots = attemptSlots(attempts, config.perHost, () => kick());
   let running = false;
   let again = false;
   let timer: unknown;
@@ -53,26 +50,13 @@ export function createPump(attempts: Attempts, config: { concurrency: number; pe
     if (!stopped) timer = clock.setTimeout(() => kick(), config.pollMs);
   };
   async function run(): Promise<void> {
-    const room = config.concurrency - inFlight.size;
+    const room = config.concurrency - slots.inFlight.size;
     if (room <= 0) return;
     const jobs = await attempts.store.claim(clock.now(), config.leaseMs, room).catch((error: unknown) => {
       attempts.log(`webhook store unavailable: ${error instanceof Error ? error.message : String(error)}`);
       return [] as Job[];
     });
-    for (const job of jobs) {
-      const host = hosts.take(job);
-      if (host === undefined) {
-        // That host has its share in flight: one slow endpoint must not hold every slot. Not an attempt.
-        attempts.store.retry(job, clock.now() + HOST_BUSY_DELAY_MS).catch(() => {}); // if lost, the lease brings it back
-        continue;
-      }
-      const attempt = attemptDelivery(attempts, job, abort.signal).finally(() => {
-        hosts.give(host);
-        inFlight.delete(attempt);
-        kick();
-      });
-      inFlight.add(attempt);
-    }
+    for (const job of jobs) slots.start(job);
     if (jobs.length === room) again = true; // there may be more due
   }
   function kick(): void {
@@ -100,7 +84,36 @@ export function createPump(attempts: Attempts, config: { concurrency: number; pe
       stopped = true;
       clock.clearTimeout(timer);
       alarm.clear();
-      abort.abort(); // in-flight attempts end now; their jobs stay claimed until the lease ends, then any instance takes them
+      await slots.abort();
+    },
+  };
+}
+
+/** The attempts in flight: started unless the job's host has its share (then it waits, not counted as an attempt). */
+function attemptSlots(attempts: Attempts, perHost: number, finished: () => void) {
+  const inFlight = new Set<Promise<void>>();
+  const hosts = hostSlots(perHost);
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal); // one listener per attempt in flight, each removed when it ends
+  return {
+    inFlight,
+    start(job: Job): void {
+      const host = hosts.take(job);
+      if (host === undefined) {
+        // One slow endpoint must not hold every slot. If this write is lost, the claim's lease brings the job back.
+        attempts.store.retry(job, attempts.clock.now() + HOST_BUSY_DELAY_MS).catch(() => {});
+        return;
+      }
+      const attempt = attemptDelivery(attempts, job, controller.signal).finally(() => {
+        hosts.give(host);
+        inFlight.delete(attempt);
+        finished();
+      });
+      inFlight.add(attempt);
+    },
+    /** In-flight attempts end now; their jobs stay claimed until the lease ends, then any instance takes them. */
+    async abort(): Promise<void> {
+      controller.abort();
       await Promise.allSettled([...inFlight]);
     },
   };
