@@ -14,10 +14,7 @@ import { exampleWebhooks } from './webhooks.js';
 const port = Number(process.env.PORT ?? 3000);
 const heartbeat = process.env.EVENTS_HEARTBEAT_MS;
 const webhooks = await exampleWebhooks(process.env.EVENTS_ALLOW_LOOPBACK === '1');
-const mcp = createIncidentServer(await clusterOptions(), {
-  ...(heartbeat ? { heartbeatMs: Number(heartbeat) } : {}),
-  ...(webhooks ? { webhooks } : {}),
-});
+const mcp = createIncidentServer(await clusterOptions(), { ...(heartbeat ? { heartbeatMs: Number(heartbeat) } : {}), webhooks });
 
 const { url, close } = await serve(mcp, { port, host: '127.0.0.1', scope: bearerScope });
 console.log(`MiniMCP events example listening on ${url}`);

@@ -72,7 +72,7 @@ export class EventSet<Scope> {
     const log = options.log ?? sharedLog ?? new MemoryEventLog();
     const service = new EventService<Scope>(log, new CursorCodec(signer), new EventErrors(settings.codes), report);
     const hooks = options.webhooks;
-    const webhooks = hooks === undefined ? undefined : new Webhooks(service, hooks, webhookBounds(hooks), hooks.store ?? this.context.sharedSubscriptions ?? new MemorySubscriptionStore(), host);
+    const webhooks = hooks === undefined ? undefined : new Webhooks(service, hooks, webhookBounds(hooks), hooks.subscriptions ?? this.context.sharedSubscriptions ?? new MemorySubscriptionStore(), host);
     registerEventMethods(host, service, settings, methods, webhooks);
     return service;
   }

@@ -30,8 +30,8 @@ export interface WebhookSettings {
   validateUrl: (url: string) => unknown;
   /** Refuses a malformed `whsec_` secret (throws); the engine module's validateSecret, typically. */
   validateSecret: (secret: string) => unknown;
-  /** Where the records are kept. Default: in memory (a cluster shares a Redis one). */
-  store?: SubscriptionStore;
+  /** Where the subscription records are kept. Default: the shared state's (redisState()), else in memory. */
+  subscriptions?: SubscriptionStore;
   /** Webhook subscriptions one principal may hold. Default 100. */
   maxSubscriptionsPerPrincipal?: number;
   /** Webhook subscriptions held in all. Default 10,000. */
