@@ -102,6 +102,7 @@ export class EventService<Scope> {
   /** Checks the payload against the type's schema, appends it, and tells the webhook fan-out. */
   async emit(type: EventType<Scope>, data: unknown, options: EmitOptions = {}): Promise<{ eventId: string }> {
     if (type.source !== undefined) throw new Error(`Event ${type.name} reads a source: it is not emitted`);
+    await loadCrypto(); // the fan-out signs cursors, also on an instance that has answered no request yet
     const eventId = options.eventId ?? `evt_${crypto.randomUUID()}`;
     if (typeof eventId !== 'string' || eventId.length === 0 || eventId.length > MAX_EVENT_ID) throw new TypeError(`emit(): eventId must be a string of 1-${MAX_EVENT_ID} characters`);
     const checking = await type.payload.validate(data);
