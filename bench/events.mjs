@@ -107,6 +107,40 @@ async function redisPerEvent(url) {
   return { emit, bytes: Math.round(bytes / count) };
 }
 
+/** 10,000 webhook subscriptions of one type (100 principals × 100 callbacks), with an engine that only counts. */
+async function subscriptions(count = 10_000) {
+  let enqueued = 0;
+  let all;
+  const done = new Promise((resolve) => (all = resolve));
+  const engine = {
+    verify: async () => {}, status: async () => undefined, reactivate: async () => {}, forget: async () => {}, close: async () => {},
+    enqueue: async () => {
+      if (++enqueued === count) all();
+      return 'queued';
+    },
+  };
+  const mcp = new MiniMCP({ name: 'bench', version: '1', onError: () => {} });
+  mcp.configureEvents({ webhooks: { engine, validateUrl: () => {}, validateSecret: () => {}, maxSubscriptionsPerPrincipal: 1_000, maxSubscriptions: count } });
+  const incident = mcp.event('incident.created', { description: 'bench', input: { type: 'object', properties: { service: { type: 'string' } } }, payload });
+  const secret = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
+  globalThis.gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) {
+    const params = { name: 'incident.created', arguments: { service: 'checkout' }, delivery: { mode: 'webhook', url: `https://hooks.example.com/p${i % 100}/cb${i}?key=${i}`, secret }, _meta: meta };
+    const { reply } = await mcp.dispatch({ jsonrpc: '2.0', id: ++id, method: 'events/subscribe', params }, { scope: { principal: `p${i % 100}` } });
+    if (reply.error) throw new Error(reply.error.message);
+  }
+  const subscribe = usPer(start, count);
+  globalThis.gc?.();
+  const bytes = Math.round((process.memoryUsage().heapUsed - before) / count);
+  const fan = process.hrtime.bigint();
+  await incident.emit({ id: 'x', service: 'checkout', severity: 'high' });
+  await done;
+  const fanOutMs = (Number(process.hrtime.bigint() - fan) / 1e6).toFixed(1);
+  return { subscribe, bytes, fanOutMs };
+}
+
 const tool = await toolCalls();
 const poll = await polls();
 const stream = await streams();
@@ -118,6 +152,9 @@ console.log(`  events/poll, per event (pages of 100)  ${poll.paged}`);
 console.log(`  events/poll, one event per request    ${poll.single}`);
 console.log(`  events/stream, per event delivered     ${stream}`);
 console.log(`  heap per logged event (memory log)     ${heap} bytes${globalThis.gc ? '' : ' (run with --expose-gc for a cleaner number)'}`);
+const subs = await subscriptions();
+console.log(`  events/subscribe (10,000 on one type)  ${subs.subscribe} each; ${subs.bytes} bytes kept per subscription`);
+console.log(`  one emit fanned out to 10,000          ${subs.fanOutMs} ms to the last enqueue (an engine that only counts)`);
 if (opt.redis) {
   const redis = await redisPerEvent(opt.redis);
   console.log(`  emit() (Redis Streams)                 ${redis.emit}`);
