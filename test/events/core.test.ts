@@ -167,3 +167,10 @@ describe('notifications/events/list_changed', () => {
     await asking.stop();
   });
 });
+
+describe('events/stream without a channel to stream on', () => {
+  it('is -32603 (plain request/response has no stream), before holding anything', async () => {
+    const { mcp } = incidents();
+    expect((await modern(mcp, 'events/stream', { name: 'incident.created' })).error).toMatchObject({ code: -32603 });
+  });
+});
