@@ -40,6 +40,8 @@ export interface MethodOptions<P extends SchemaLike | undefined = undefined, Sco
    * refused where the transport has no channel to stream on.
    */
   stream?: boolean;
+  /** Whether its results may differ by caller now (a rule applies somewhere): then, like `visible`, they are cached privately. */
+  personal?: () => boolean;
 }
 
 export type MethodParams<P> = P extends StandardSchemaV1 ? InferOutput<P> : JsonObject;
@@ -90,6 +92,7 @@ function checkOptions(name: string, options: MethodOptions<SchemaLike | undefine
     if (typeof cap?.extension !== 'string' && typeof cap?.core !== 'string') throw new Error(`Method ${name}: capability must be { extension: id } or { core: name }`);
   }
   if (options.stream !== undefined && typeof options.stream !== 'boolean') throw new Error(`Method ${name}: stream must be a boolean`);
+  if (options.personal !== undefined && typeof options.personal !== 'function') throw new Error(`Method ${name}: personal must be a function`);
 }
 
 /** A user's method as an entry of the method table. */
@@ -97,11 +100,11 @@ export function methodSpec<Scope>(name: string, options: MethodOptions<SchemaLik
   checkOptions(name, options);
   if (typeof handler !== 'function') throw new Error(`Method ${name}: the handler must be a function`);
   const validate = options.params === undefined ? undefined : validatorOf(options.params);
-  const { visible, cache } = options;
+  const { visible, cache, personal } = options;
   // A result only some callers may see is never cached publicly, where results carry cache hints.
   const finish = (value: unknown, revision: Revision): JsonObject => {
     const result = resultObject(name, value);
-    return visible !== undefined && revision.caches && cache !== undefined ? { ...result, cacheScope: 'private' } : result;
+    return (visible !== undefined || personal?.() === true) && revision.caches && cache !== undefined ? { ...result, cacheScope: 'private' } : result;
   };
   const invoke = (params: unknown, ctx: Context<Scope>, revision: Revision): JsonObject | Promise<JsonObject> => {
     const value = handler(params as never, ctx);

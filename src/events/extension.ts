@@ -39,7 +39,11 @@ type Handler<Scope> = (params: JsonObject, ctx: Context<Scope>) => Promise<JsonO
 export function registerEventMethods<Scope>(host: EventHost<Scope>, service: EventService<Scope>, settings: EventSettings, methods: EventMethodSettings, webhooks: Webhooks<Scope> | undefined): void {
   const add = (name: string, params: SchemaLike, handler: Handler<Scope>, extra: Partial<MethodOptions<SchemaLike, Scope>> = {}) =>
     host.method(name, { params, ...extra }, handler as MethodHandler<Scope, unknown>);
-  add('events/list', LIST_PARAMS, (params, ctx) => listEvents(service, params, ctx, methods.pageSize), { capability: EVENTS_CAPABILITY, cache: methods.listCache });
+  add('events/list', LIST_PARAMS, (params, ctx) => listEvents(service, params, ctx, methods.pageSize), {
+    capability: EVENTS_CAPABILITY, cache: methods.listCache,
+    // A list that differs by caller is never cached for another one.
+    personal: () => service.personal,
+  });
   add('events/poll', POLL_PARAMS, (params, ctx) => pollEvents(service, settings, params, ctx));
   add('events/stream', STREAM_PARAMS, (params, ctx) => streamEvents(service, settings, host, params, ctx), { stream: true });
   // Without a delivery engine no type offers webhook: the methods are not served (-32601).
