@@ -34,6 +34,16 @@ redis.call('PEXPIRE', KEYS[2], ARGV[3])
 redis.call('PUBLISH', ARGV[4], '{}')
 return id`;
 
+// KEYS: the stream. Atomic, so no entry can be added between the look and the clock: the newest id,
+// or (no stream) the last possible id of the previous millisecond, before any id XADD makes from now on.
+const HEAD = `
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+  if #last > 0 then return last[1][1] end
+end
+local now = redis.call('TIME')
+return (tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) - 1) .. '-999999999999999'`;
+
 const EPOCH = 'redis';
 
 /** The stream and its cut outlive the age bound by this much, so an idle type still knows what it trimmed. */
@@ -97,26 +107,9 @@ export class RedisEventLog implements EventLog {
     return { position: entry.id, eventId: entry.message.i ?? '', timestamp: Number(entry.message.t), data: JSON.parse(entry.message.d ?? '{}') as JsonObject };
   }
 
-  /** The stream's last id; undefined when the stream does not exist. */
-  async #info(key: string): Promise<{ last: string } | undefined> {
-    let reply: unknown;
-    try {
-      reply = await this.link.commands.sendCommand(['XINFO', 'STREAM', key]);
-    } catch (error) {
-      if (String(error).includes('no such key')) return undefined;
-      throw error;
-    }
-    const fields = reply as unknown[];
-    const field = (name: string) => String(fields[fields.indexOf(name) + 1] ?? '0-0');
-    return { last: field('last-generated-id') };
-  }
-
-  /** The newest id; for a type with no stream yet, Redis's clock (the next XADD's id is after it). */
+  /** The newest id; for a type with no stream yet, just before Redis's clock (every later XADD's id is after it). */
   async head(name: string): Promise<string> {
-    const last = (await this.#info(this.#key(name)))?.last;
-    if (last !== undefined) return last;
-    const [seconds, micros] = (await this.link.commands.sendCommand(['TIME'])) as [string, string];
-    return `${Number(seconds) * 1000 + Math.floor(Number(micros) / 1000)}-0`;
+    return String(await this.link.commands.eval(HEAD, { keys: [this.#key(name)] }));
   }
 
   watch(name: string, listener: () => void): () => void {

@@ -50,8 +50,8 @@ export function resolveState(parts: Partial<SharedState> = {}): SharedState {
     replay: parts.replay ?? new EventStore(),
     tasks: parts.tasks ?? new MemoryTaskStore(),
     proofs: parts.proofs ?? new MemoryProofStore(),
-    events: parts.events,
-    eventSubscriptions: parts.eventSubscriptions,
+    ...(parts.events && { events: parts.events }),
+    ...(parts.eventSubscriptions && { eventSubscriptions: parts.eventSubscriptions }),
     shared: parts.shared === true,
   };
 }
