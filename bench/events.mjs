@@ -88,7 +88,9 @@ async function heapPerEvent() {
   const before = process.memoryUsage().heapUsed;
   for (let i = 0; i < N; i++) await incident.emit({ id: `inc_${i}`, service: 'checkout', severity: 'high' }, { eventId: `evt_${i.toString().padStart(8, '0')}` });
   globalThis.gc?.();
-  return Math.round((process.memoryUsage().heapUsed - before) / N);
+  const bytes = Math.round((process.memoryUsage().heapUsed - before) / N);
+  await incident.emit({ id: 'kept', service: 's', severity: 'low' }); // the log stays reachable through the measurement
+  return bytes;
 }
 
 async function redisPerEvent(url) {
@@ -133,7 +135,7 @@ async function subscriptions(count = 10_000) {
   }
   const subscribe = usPer(start, count);
   globalThis.gc?.();
-  const bytes = Math.round((process.memoryUsage().heapUsed - before) / count);
+  const bytes = Math.round((process.memoryUsage().heapUsed - before) / count); // the server stays reachable: it emits below
   const fan = process.hrtime.bigint();
   await incident.emit({ id: 'x', service: 'checkout', severity: 'high' });
   await done;
@@ -141,10 +143,68 @@ async function subscriptions(count = 10_000) {
   return { subscribe, bytes, fanOutMs };
 }
 
+/**
+ * emit() to a delivery verified by a receiver (standardwebhooks) on 127.0.0.1, through the whole path:
+ * the events layer's fan-out, the engine (minimcp/events), a new connection per delivery, plain http
+ * on loopback (allowLoopback). One at a time for latency, then a burst for deliveries per second.
+ */
+async function webhookPath(sequential = 300, burst = 800) {
+  const http = await import('node:http');
+  const { Webhook } = await import('standardwebhooks');
+  const { eventWebhooks } = await import('../dist/events/index.js');
+  const secret = `whsec_${Buffer.alloc(32, 6).toString('base64')}`;
+  const verifier = new Webhook(secret);
+  const waiting = new Map();
+  let verified = 0;
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c)).on('end', () => {
+      const payload = verifier.verify(body, req.headers);
+      if (payload.type === 'verification') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: payload.challenge }));
+      verified++;
+      waiting.get(payload.eventId)?.();
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const webhooks = eventWebhooks({ egress: { allowLoopback: true }, log: () => {} });
+  const mcp = new MiniMCP({ name: 'bench', version: '1', onError: () => {} });
+  mcp.configureEvents({ webhooks });
+  const incident = mcp.event('incident.created', { description: 'bench', payload });
+  const url = `http://127.0.0.1:${server.address().port}/hooks?k=1`;
+  const { reply } = await mcp.dispatch({ jsonrpc: '2.0', id: ++id, method: 'events/subscribe', params: { name: 'incident.created', delivery: { mode: 'webhook', url, secret }, _meta: meta } }, { scope: { principal: 'bench' } });
+  if (reply.error) throw new Error(reply.error.message);
+  const times = [];
+  for (let i = 0; i < sequential; i++) {
+    const eventId = `evt_seq_${i}`;
+    const arrived = new Promise((r) => waiting.set(eventId, r));
+    const start = process.hrtime.bigint();
+    await incident.emit({ id: String(i), service: 's', severity: 'low' }, { eventId });
+    await Promise.race([arrived, new Promise((_, reject) => setTimeout(() => reject(new Error(`${eventId} not delivered in 10 s`)), 10_000).unref())]);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  const before = verified;
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < burst; i++) void incident.emit({ id: String(i), service: 's', severity: 'low' }, { eventId: `evt_burst_${i}` });
+  // At most 1,000 deliveries pending per principal (the engine's default): the burst stays under it.
+  for (const deadline = Date.now() + 60_000; verified - before < burst && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
+  const delivered = verified - before;
+  const perSecond = `${Math.round(delivered / (Number(process.hrtime.bigint() - start) / 1e9))} (${delivered} of ${burst} verified${delivered < burst ? ' within 60 s' : ''})`;
+  await webhooks.engine.close();
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(2);
+  return { p50: at(0.5), p99: at(0.99), max: times.at(-1).toFixed(2), perSecond };
+}
+
+// Memory first, while nothing else was allocated: a server of an earlier step freed during a
+// measurement would hide what this one keeps.
+const heap = await heapPerEvent();
+const subs = await subscriptions();
 const tool = await toolCalls();
 const poll = await polls();
 const stream = await streams();
-const heap = await heapPerEvent();
 console.log(`events bench, ${N} events, in process (µs per operation):`);
 console.log(`  tools/call (2026, a no-op tool)        ${tool}`);
 console.log(`  emit() (memory log, payload checked)   ${poll.emit}`);
@@ -152,9 +212,11 @@ console.log(`  events/poll, per event (pages of 100)  ${poll.paged}`);
 console.log(`  events/poll, one event per request    ${poll.single}`);
 console.log(`  events/stream, per event delivered     ${stream}`);
 console.log(`  heap per logged event (memory log)     ${heap} bytes${globalThis.gc ? '' : ' (run with --expose-gc for a cleaner number)'}`);
-const subs = await subscriptions();
 console.log(`  events/subscribe (10,000 on one type)  ${subs.subscribe} each; ${subs.bytes} bytes kept per subscription`);
 console.log(`  one emit fanned out to 10,000          ${subs.fanOutMs} ms to the last enqueue (an engine that only counts)`);
+const hook = await webhookPath();
+console.log(`  emit → verified webhook delivery        p50 ${hook.p50} ms, p99 ${hook.p99} ms, max ${hook.max} ms (300, one at a time)`);
+console.log(`  webhook deliveries per second          ${hook.perSecond} (a burst of 800 emits, one subscription)`);
 if (opt.redis) {
   const redis = await redisPerEvent(opt.redis);
   console.log(`  emit() (Redis Streams)                 ${redis.emit}`);
