@@ -55,8 +55,6 @@ export interface WebhookEngineOptions {
   dedupMs?: number;
   /** Attempts in flight at once on this instance. Default 64. */
   concurrency?: number;
-  /** Attempts in flight at once to one callback host (so one slow endpoint cannot hold every slot). Default: an eighth of `concurrency` (8). */
-  perHostConcurrency?: number;
   /** Suspension after sustained failure (default: >95% failed over 60 min with ≥100 attempts); false never suspends. */
   suspension?: Partial<SuspensionPolicy> | false;
   /** Verification: how long a success is cached per (principal, url) (default 24 h), POSTs per host per minute (default 10). */
@@ -94,8 +92,7 @@ export function createWebhookEngine(options: WebhookEngineOptions = {}): Webhook
   const { clock, store, verifyContext, attempts, limits, leaseMs } = settings(options);
   const preverified = verifyContext.preverified;
   const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
-  const concurrency = options.concurrency ?? 64;
-  const pump = createPump(attempts, { concurrency, perHost: options.perHostConcurrency ?? Math.max(1, Math.ceil(concurrency / 8)), pollMs: options.pollMs ?? 500, leaseMs });
+  const pump = createPump(attempts, { concurrency: options.concurrency ?? 64, pollMs: options.pollMs ?? 500, leaseMs });
   attempts.wakeAt = (at) => pump.wakeAt(at);
   return {
     verify: (target, verifyOptions) => verifyEndpoint(verifyContext, target, verifyOptions?.keepMs),

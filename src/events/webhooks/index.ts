@@ -27,8 +27,6 @@
  *   `maxBodyBytes` (256 KiB), or when a shared store cannot be reached. Deliveries are at least once;
  *   with a shared store, once per cluster. Enqueue a fan-out concurrently (Promise.all): on Redis the
  *   commands are pipelined. Control envelopes (`gap`, `terminated`) go through `enqueue` too.
- * - One attempt to a host waits while that host has `perHostConcurrency` attempts in flight, so a slow
- *   endpoint does not delay other subscribers.
  * - `onGiveUp` reports 410 ('gone'), 413 ('too_large') and exhausted retries. The Final text says a 410
  *   rejects that delivery "without affecting the subscription itself"; the events layer may still
  *   choose to end the subscription (the AI SDK's receiver answers 410 once its subscription expired).
