@@ -27,6 +27,9 @@
  *   `maxBodyBytes` (256 KiB), or when a shared store cannot be reached. Deliveries are at least once;
  *   with a shared store, once per cluster. Enqueue a fan-out concurrently (Promise.all): on Redis the
  *   commands are pipelined. Control envelopes (`gap`, `terminated`) go through `enqueue` too.
+ * - On a cluster every instance must use the same shared store (`redisDeliveryStore`, same prefix):
+ *   verification, deduplication, pending deliveries and health live there. With a memory store per
+ *   instance, an instance that did not run `verify` answers 'unverified'.
  * - `onGiveUp` reports 410 ('gone'), 413 ('too_large') and exhausted retries. The Final text says a 410
  *   rejects that delivery "without affecting the subscription itself"; the events layer may still
  *   choose to end the subscription (the AI SDK's receiver answers 410 once its subscription expired).
