@@ -6,6 +6,7 @@ import { rootCertificates } from 'node:tls';
 import type { Attempts } from './attempt.js';
 import type { EgressPolicy } from './egress.js';
 import { WebhookParamsError } from './errors.js';
+import { validateSecret } from './secret.js';
 import { memoryDeliveryStore } from './memory-store.js';
 import { createPump } from './pump.js';
 import type { PostOptions } from './post.js';
@@ -101,6 +102,8 @@ export function createWebhookEngine(options: WebhookEngineOptions = {}): Webhook
       const bytes = Buffer.byteLength(body);
       if (bytes > maxBodyBytes) throw new WebhookParamsError('body', `A webhook delivery body may be at most ${maxBodyBytes} bytes, not ${bytes}`);
       if (target.subscriptionId === '' || target.subscriptionId.includes('\u0000')) throw new TypeError('webhooks: a subscription id must be non-empty, without NUL');
+      if (target.secrets.length === 0) validateSecret(undefined); // a delivery nobody can verify is refused here
+      for (const secret of target.secrets) validateSecret(secret);
       const now = clock.now();
       if (!isPreverified(target.url, preverified) && !(await store.isVerified(target.principal, target.url, now))) return 'unverified';
       const job: Job = { key: `${target.subscriptionId} ${delivery.webhookId}`, target, webhookId: delivery.webhookId, body, bytes, attempts: 0, since: now };

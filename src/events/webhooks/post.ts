@@ -53,6 +53,7 @@ export async function post(url: URL, headers: Record<string, string>, body: stri
     options.signal?.addEventListener('abort', onAbort, { once: true });
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;
+      if (options.maxResponseBytes <= 0) return finish({ status, body: Buffer.alloc(0) });
       const chunks: Buffer[] = [];
       let length = 0;
       response.on('data', (chunk: Buffer) => {

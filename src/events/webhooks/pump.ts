@@ -20,21 +20,28 @@ export function createPump(attempts: Attempts, config: { concurrency: number; po
   let again = false;
   let timer: unknown;
   let stopped = false;
+  let storeDown = false;
   const arm = () => {
     if (!stopped) timer = clock.setTimeout(() => kick(), config.pollMs);
   };
   async function run(): Promise<void> {
     const room = config.concurrency - inFlight.size;
     if (room <= 0) return;
-    const jobs = await attempts.store.claim(clock.now(), config.leaseMs, room).catch((error: unknown) => {
-      attempts.log(`webhook store unavailable: ${error instanceof Error ? error.message : String(error)}`);
-      return [] as Job[];
-    });
+    const jobs = await attempts.store.claim(clock.now(), config.leaseMs, room).then(
+      (claimed) => ((storeDown = false), claimed),
+      (error: unknown) => {
+        if (!storeDown) attempts.log(`webhook store unavailable: ${error instanceof Error ? error.message : String(error)}`); // once per outage
+        storeDown = true;
+        return [] as Job[];
+      },
+    );
     for (const job of jobs) {
-      const attempt = attemptDelivery(attempts, job, abort.signal).finally(() => {
-        inFlight.delete(attempt);
-        kick();
-      });
+      const attempt = attemptDelivery(attempts, job, abort.signal)
+        .catch((error: unknown) => attempts.log(`webhook attempt failed: ${error instanceof Error ? error.message : String(error)}`)) // never an unhandled rejection
+        .finally(() => {
+          inFlight.delete(attempt);
+          kick();
+        });
       inFlight.add(attempt);
     }
     if (jobs.length === room) again = true; // there may be more due

@@ -11,6 +11,7 @@ import {
   controlEnvelope,
   createWebhookEngine,
   type DeliveryGiveUp,
+  memoryDeliveryStore,
   type WebhookEngine,
   type WebhookEngineOptions,
   type WebhookTarget,
@@ -133,6 +134,41 @@ describe('signed deliveries', () => {
     await until(() => events().length === 1);
     expect(events()[0]!.headers['webhook-id']).toMatch(/^msg_gap_[0-9a-f]{24}$/);
     expect(JSON.parse(events()[0]!.body)).toEqual({ type: 'gap', cursor: 'c9' });
+  });
+
+  it('a 2xx counts at once: the answer body of a delivery is not waited for', async () => {
+    const given: DeliveryGiveUp[] = [];
+    const t = await setup((r) => (r.body.includes('"verification"') ? echoChallenge(r) : 'trickle'), { timeoutMs: 1_500, leaseMs: 30_000, onGiveUp: (g) => given.push(g) });
+    await engine.verify(t);
+    await engine.enqueue(t, occurrence('evt_t'));
+    await until(() => events().length === 1);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await engine.status('sub_1')).toMatchObject({ lastError: null, lastDeliveryAt: expect.any(String) });
+  });
+
+  it('refuses a target without a valid secret at enqueue (nothing unsigned is ever queued)', async () => {
+    const t = await setup();
+    await engine.verify(t);
+    await expect(engine.enqueue({ ...t, secrets: [] }, occurrence('evt_x'))).rejects.toMatchObject({ field: 'delivery.secret' });
+    await expect(engine.enqueue({ ...t, secrets: ['whsec_short'] }, occurrence('evt_x'))).rejects.toMatchObject({ field: 'delivery.secret' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(events()).toHaveLength(0);
+  });
+
+  it('a store that fails is logged once per outage, not at every poll', async () => {
+    const lines: string[] = [];
+    const clock = manualClock();
+    const failing = memoryDeliveryStore();
+    failing.claim = async () => {
+      throw new Error('store down');
+    };
+    receiver = await startReceiver();
+    engine = createWebhookEngine({ store: failing, clock, log: (line) => lines.push(line), pollMs: 100 });
+    for (let i = 0; i < 5; i++) {
+      clock.advance(100);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(lines.filter((line) => line.includes('store down'))).toHaveLength(1);
   });
 
   it('refuses a body over 256 KiB at enqueue, and the same occurrence twice', async () => {

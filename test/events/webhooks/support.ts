@@ -21,7 +21,7 @@ export interface Received {
 }
 
 /** How the receiver answers one request: a status, a body, or nothing at all (`hang`). */
-export type Answer = { status: number; body?: string | Buffer; headers?: Record<string, string> } | 'hang' | 'flood';
+export type Answer = { status: number; body?: string | Buffer; headers?: Record<string, string> } | 'hang' | 'flood' | 'trickle';
 
 export interface Receiver {
   readonly port: number;
@@ -55,6 +55,7 @@ export async function startReceiver(answer: (request: Received) => Answer = echo
       const reply = answer(request);
       if (reply === 'hang') return;
       if (reply === 'flood') return flood(res, (n) => (flooded += n));
+      if (reply === 'trickle') return void res.writeHead(200, { 'content-type': 'application/json' }).write('{'); // a 200 whose body never ends
       res.writeHead(reply.status, reply.headers ?? {});
       res.end(reply.body);
     });
