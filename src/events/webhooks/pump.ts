@@ -20,21 +20,14 @@ export function createPump(attempts: Attempts, config: { concurrency: number; po
   let again = false;
   let timer: unknown;
   let stopped = false;
-  let storeDown = false;
+  const claim = claimer(attempts, config.leaseMs);
   const arm = () => {
     if (!stopped) timer = clock.setTimeout(() => kick(), config.pollMs);
   };
   async function run(): Promise<void> {
     const room = config.concurrency - inFlight.size;
     if (room <= 0) return;
-    const jobs = await attempts.store.claim(clock.now(), config.leaseMs, room).then(
-      (claimed) => ((storeDown = false), claimed),
-      (error: unknown) => {
-        if (!storeDown) attempts.log(`webhook store unavailable: ${error instanceof Error ? error.message : String(error)}`); // once per outage
-        storeDown = true;
-        return [] as Job[];
-      },
-    );
+    const jobs = await claim(room);
     for (const job of jobs) {
       const attempt = attemptDelivery(attempts, job, abort.signal)
         .catch((error: unknown) => attempts.log(`webhook attempt failed: ${error instanceof Error ? error.message : String(error)}`)) // never an unhandled rejection
@@ -75,6 +68,20 @@ export function createPump(attempts: Attempts, config: { concurrency: number; po
       await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+/** Claims up to `max` due jobs; a failing store gives none and is logged once per outage. */
+function claimer(attempts: Attempts, leaseMs: number): (max: number) => Promise<Job[]> {
+  let down = false;
+  return (max) =>
+    attempts.store.claim(attempts.clock.now(), leaseMs, max).then(
+      (claimed) => ((down = false), claimed),
+      (error: unknown) => {
+        if (!down) attempts.log(`webhook store unavailable: ${error instanceof Error ? error.message : String(error)}`);
+        down = true;
+        return [];
+      },
+    );
 }
 
 /** One timer for the earliest retry this instance scheduled (a later one is found by the next wake or poll). */
