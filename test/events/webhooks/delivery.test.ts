@@ -284,6 +284,25 @@ describe('failures, retries and bounds', () => {
     expect(given).toEqual([]); // to be retried again, not abandoned for the time spent suspended
   });
 
+  it('a slow host with a backlog does not hold up another host: due deliveries are taken round-robin by host', async () => {
+    const slow = await startReceiver((r) => (r.body.includes('"verification"') ? echoChallenge(r) : 'hang'));
+    try {
+      const resolve = async () => [{ address: '127.0.0.1', family: 4 }];
+      const t = await setup(echoChallenge, { concurrency: 2, timeoutMs: 300, leaseMs: 30_000, retry: { attempts: 1 }, egress: { allowLoopback: true, resolve } });
+      const stuck = { ...t, subscriptionId: 'sub_slow', url: `http://localhost:${slow.port}/slow` };
+      await engine.verify(stuck);
+      await engine.verify(t);
+      for (let i = 0; i < 20; i++) await engine.enqueue(stuck, occurrence(`slow_${i}`));
+      await until(() => slow.received.length === 3); // the verification and the first two attempts
+      await engine.enqueue(t, occurrence('fast_1'));
+      await until(() => events().length === 1, 10_000);
+      expect(slow.received.length).toBeLessThanOrEqual(6); // first in first out, it would wait for all 20
+    } finally {
+      await engine.close();
+      await slow.close();
+    }
+  });
+
   it('bounds pending deliveries per principal and in all (count and bytes)', async () => {
     const t = await setup((r) => (r.body.includes('"verification"') ? echoChallenge(r) : 'hang'), {
       limits: { perPrincipal: 2, total: 3, bytesPerPrincipal: 10_000 },
