@@ -50,6 +50,7 @@ export async function post(url: URL, headers: Record<string, string>, body: stri
       resolve(result);
     }
     request.on('error', (error) => finish({ failed: classify(error) }));
+    if (options.signal?.aborted) return finish({ failed: 'timeout' });
     options.signal?.addEventListener('abort', onAbort, { once: true });
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;
