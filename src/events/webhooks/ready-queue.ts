@@ -44,7 +44,8 @@ export class ReadyQueue {
   }
 }
 
-function hostOf(url: string): string {
+/** The callback URL's host name: the unit of turn-taking. */
+export function hostOf(url: string): string {
   try {
     return new URL(url).hostname;
   } catch {

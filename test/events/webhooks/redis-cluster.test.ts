@@ -128,6 +128,24 @@ describe.skipIf(!available)('webhook delivery on Redis (real redis-server)', () 
     answer = echoChallenge;
   });
 
+  it('a slow host with a backlog does not hold up another host: claims go round-robin by host', async () => {
+    const slow = await startReceiver((r) => (r.body.includes('"verification"') ? echoChallenge(r) : 'hang'));
+    try {
+      const resolve = async () => [{ address: '127.0.0.1', family: 4 }];
+      const a = await instance('wh6:', { concurrency: 2, timeoutMs: 300, leaseMs: 30_000, retry: { attempts: 1 }, egress: { allowLoopback: true, resolve } });
+      const stuck = { ...target('sub_slow'), url: `http://localhost:${slow.port}/slow` };
+      await a.verify(stuck);
+      await a.verify(target('sub_fast'));
+      for (let i = 0; i < 20; i++) await a.enqueue(stuck, { webhookId: `slow_${i}`, body: {} });
+      await until(() => slow.received.length === 3);
+      await a.enqueue(target('sub_fast'), { webhookId: 'fast_1', body: {} });
+      await until(() => deliveries('fast_1').length === 1, 10_000);
+      expect(slow.received.length).toBeLessThanOrEqual(6); // in due order it would wait for all 20
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('a delivery whose instance closed mid-attempt is delivered by another after the lease', async () => {
     let first = true;
     answer = (r) => {
