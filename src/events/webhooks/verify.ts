@@ -47,8 +47,13 @@ export async function verifyEndpoint(context: VerifyContext, target: WebhookTarg
   await store.markVerified(target.principal, target.url, until);
 }
 
+/**
+ * Whether `url` is under an operator-verified prefix. A prefix that does not end in `/` must end at a
+ * boundary of the URL: `https://hooks.example.com` covers `https://hooks.example.com/a`, not
+ * `https://hooks.example.com.evil.test/`.
+ */
 export function isPreverified(url: string, prefixes: readonly string[]): boolean {
-  return prefixes.some((prefix) => url.startsWith(prefix));
+  return prefixes.some((prefix) => url.startsWith(prefix) && (prefix.endsWith('/') || url.length === prefix.length || '/?#:'.includes(url[prefix.length]!)));
 }
 
 /** Whether the answer is a JSON object whose `challenge` equals ours (constant time). */

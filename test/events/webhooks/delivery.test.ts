@@ -96,6 +96,16 @@ describe('verification before delivery', () => {
   });
 });
 
+it('an operator-verified prefix covers its own URLs only, not a longer host name', async () => {
+  receiver = await startReceiver(() => ({ status: 204 }));
+  const resolve = async () => [{ address: '127.0.0.1', family: 4 }];
+  engine = createWebhookEngine({ egress: { allowLoopback: true, resolve }, preverifiedUrls: ['http://localhost'], ...quiet });
+  const covered = target({ url: `http://localhost:${receiver.port}/hooks` });
+  expect(await engine.enqueue(covered, occurrence('evt_p'))).toBe('queued');
+  const longer = target({ url: `http://localhost.evil.test:${receiver.port}/hooks` });
+  expect(await engine.enqueue(longer, occurrence('evt_q'))).toBe('unverified');
+});
+
 describe('signed deliveries', () => {
   it('every delivery verifies with standardwebhooks, and a tampered one does not', async () => {
     const t = await setup();
