@@ -58,8 +58,12 @@ export interface WebhookEngineOptions {
   concurrency?: number;
   /** Suspension after sustained failure (default: >95% failed over 60 min with ≥100 attempts); false never suspends. */
   suspension?: Partial<SuspensionPolicy> | false;
-  /** Verification: how long a success is cached per (principal, url) (default 24 h), POSTs per host per minute (default 10). */
-  verification?: Partial<{ ttlMs: number; perHostPerMinute: number }>;
+  /**
+   * Verification: how long a success is cached per (principal, url) (default 24 h), requests per host
+   * per minute (default 10), and whether a receiver document at the callback's origin
+   * (`/.well-known/mcp-webhook-receiver.json`) may stand in for the challenge (default false).
+   */
+  verification?: Partial<{ ttlMs: number; perHostPerMinute: number; wellKnown: boolean }>;
   /** URL prefixes verified by the operator (the spec's allowlist path): no challenge is sent to them. */
   preverifiedUrls?: readonly string[];
   /** A delivery ended without success and will not be retried. */
@@ -148,6 +152,7 @@ function settings(options: WebhookEngineOptions) {
     ttlMs: options.verification?.ttlMs ?? 86_400_000,
     perHostPerMinute: options.verification?.perHostPerMinute ?? 10,
     preverified: options.preverifiedUrls ?? [],
+    receiverDocuments: options.verification?.wellKnown ? new Map() : undefined,
   };
   const attempts: Attempts = {
     store,

@@ -106,6 +106,22 @@ it('an operator-verified prefix covers its own URLs only, not a longer host name
   expect(await engine.enqueue(longer, occurrence('evt_q'))).toBe('unverified');
 });
 
+it('a receiver document at the origin stands in for the challenge, for the paths it names, when enabled', async () => {
+  const answer = (r: Received): Answer =>
+    r.method === 'GET' && r.url === '/.well-known/mcp-webhook-receiver.json' ? { status: 200, body: JSON.stringify({ receivers: ['/hooks/'] }) } : { status: 500 };
+  receiver = await startReceiver(answer);
+  engine = createWebhookEngine({ egress: { allowLoopback: true }, verification: { wellKnown: true }, ...quiet });
+  await engine.verify(target({ url: `http://127.0.0.1:${receiver.port}/hooks/a?k=1` }));
+  expect(receiver.received.map((r) => r.method)).toEqual(['GET']); // no challenge POST
+  expect(await engine.enqueue(target({ url: `http://127.0.0.1:${receiver.port}/hooks/a?k=1` }), occurrence('evt_w'))).toBe('queued');
+  await expect(engine.verify(target({ url: `http://127.0.0.1:${receiver.port}/hooksx` }))).rejects.toMatchObject({ reason: 'http_5xx' }); // not named: challenged
+  await expect(engine.verify(target({ url: `http://127.0.0.1:${receiver.port}/other` }))).rejects.toMatchObject({ reason: 'http_5xx' });
+  expect(receiver.received.filter((r) => r.method === 'GET')).toHaveLength(1); // cached per origin
+  await engine.close();
+  engine = createWebhookEngine({ egress: { allowLoopback: true }, ...quiet }); // off by default
+  await expect(engine.verify(target({ url: `http://127.0.0.1:${receiver.port}/hooks/b` }))).rejects.toMatchObject({ reason: 'http_5xx' });
+});
+
 describe('signed deliveries', () => {
   it('every delivery verifies with standardwebhooks, and a tampered one does not', async () => {
     const t = await setup();
