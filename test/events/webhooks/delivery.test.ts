@@ -226,13 +226,16 @@ describe('failures, retries and bounds', () => {
 
   it('retries a 5xx with exponential backoff (1 s, 2 s, 4 s) and a fresh signature, then gives up', async () => {
     const { t, clock, given } = await failing([503]);
+    const t0 = clock.now();
     await engine.enqueue(t, occurrence('evt_b'));
     await until(() => events().length === 1);
-    for (const [wait, expected] of [[999, 1], [1, 2], [1_999, 2], [1, 3], [3_999, 3], [1, 4]] as const) {
-      clock.advance(wait);
+    for (const [at, expected] of [[1_000, 2], [3_000, 3], [7_000, 4]] as const) {
+      await until(() => clock.scheduled().includes(t0 + at)); // the last attempt settled: its retry is set for then
+      clock.advance(t0 + at - 1 - clock.now());
       await new Promise((r) => setTimeout(r, 30));
+      expect(events()).toHaveLength(expected - 1); // not a millisecond early
+      clock.advance(1);
       await until(() => events().length === expected);
-      expect(events()).toHaveLength(expected);
     }
     await until(() => given.length === 1);
     expect(given[0]).toMatchObject({ webhookId: 'evt_b', reason: 'http_5xx' });
@@ -270,8 +273,9 @@ describe('failures, retries and bounds', () => {
 
   it('recovers after failures: a 2xx clears lastError and sets lastDeliveryAt', async () => {
     const { t, clock } = await failing([500, 204]);
+    const t0 = clock.now();
     await engine.enqueue(t, occurrence('evt_ok'));
-    await until(() => events().length === 1);
+    await until(() => events().length === 1 && clock.scheduled().includes(t0 + 1_000));
     clock.advance(1_000);
     await until(() => events().length === 2);
     await new Promise((r) => setTimeout(r, 20));
@@ -297,9 +301,11 @@ describe('failures, retries and bounds', () => {
   it('time spent suspended does not use up the retry window', async () => {
     const suspended: string[] = [];
     const { t, clock, given } = await failing([500], { retry: { firstDelayMs: 1_000, factor: 2, attempts: 3, windowMs: 60_000 }, suspension: { minAttempts: 2, failureRate: 0.5 }, onSuspended: (id) => suspended.push(id) });
+    const t0 = clock.now();
     await engine.enqueue(t, occurrence('evt_a'));
     await engine.enqueue(t, occurrence('evt_b'));
-    await until(() => suspended.length === 1 && events().length === 2);
+    await until(() => suspended.length === 1 && events().length === 2 && clock.scheduled().includes(t0 + 1_000));
+    await new Promise((r) => setTimeout(r, 50)); // the second attempt's retry is written too
     clock.advance(1_000); // both retries come due: held, not sent
     await new Promise((r) => setTimeout(r, 50));
     expect(events()).toHaveLength(2);

@@ -103,7 +103,7 @@ export function secret(bytes = 32): string {
 }
 
 /** A clock the test moves: timers run when `advance` passes their time. Starts at the real now (receivers check freshness). */
-export function manualClock(): Clock & { advance(ms: number): void; pending(): number } {
+export function manualClock(): Clock & { advance(ms: number): void; pending(): number; scheduled(): number[] } {
   let now = Date.now();
   let next = 1;
   const timers = new Map<number, { at: number; run: () => void }>();
@@ -124,6 +124,8 @@ export function manualClock(): Clock & { advance(ms: number): void; pending(): n
       }
     },
     pending: () => timers.size,
+    /** When the pending timers are due (an engine's retry alarm shows here once the attempt settled). */
+    scheduled: () => [...timers.values()].map((timer) => timer.at).sort((a, b) => a - b),
   };
 }
 
