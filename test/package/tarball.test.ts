@@ -23,8 +23,9 @@ const subpaths = Object.keys(pkg.exports).map((key) => key.replace(/^\./, 'minim
 // memory-model bounds of issue 24 and issue 26's stop log, registration checks, dev --scope, stdout guard,
 // curl and elicitation docs joined (313.7 kB, 996 kB, 199 files then: dist/ and docs/ only, checked by hand);
 // again when DPoP (src/auth/dpop.ts, the shared proof store) and ctx.once joined (331.4 kB, 1,052 kB, 209 files);
-// again when Events joined (SEP-3415: src/events/ with the webhook engine, minimcp/events and
-// minimcp/events/webhooks, docs/events.md and docs/webhooks-delivery.md: 398.8 kB, 1,267 kB, 251 files).
+// again when minimcp/events/webhooks (the webhook delivery engine: 18 .d.ts and its bundle) and
+// docs/webhooks-delivery.md joined (367.4 kB, 1,157 kB, 230 files); again when the events layer joined
+// (SEP-3415: src/events/, minimcp/events, docs/events.md: 398.8 kB, 1,267 kB, 251 files).
 const BUDGET = { packedBytes: 420_000, unpackedBytes: 1_350_000, files: 270 };
 
 interface PackResult {

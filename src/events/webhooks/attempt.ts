@@ -27,14 +27,16 @@ export interface Attempts {
 
 export async function attemptDelivery(context: Attempts, job: Job, signal: AbortSignal): Promise<void> {
   const { target } = job;
-  const headers = signedHeaders(target.subscriptionId, job.webhookId, job.body, target.secrets, context.clock.now());
   let url: URL;
+  let headers: Record<string, string>;
   try {
     url = validateCallbackUrl(target.url, context.post.policy); // again at each attempt: the policy may have changed since the subscribe
+    headers = signedHeaders(target.subscriptionId, job.webhookId, job.body, target.secrets, context.clock.now());
   } catch {
-    return settle(context, job, 'connection_refused', 'connection_refused');
+    return settle(context, job, 'connection_refused', 'connection_refused'); // nothing was sent; nothing will be
   }
-  const result = await post(url, headers, job.body, { ...context.post, signal });
+  // Only the status of a delivery matters: its answer is not read (a slow body cannot hold the slot).
+  const result = await post(url, headers, job.body, { ...context.post, maxResponseBytes: 0, signal });
   if (signal.aborted) return; // the engine closed: the job stays claimed and goes to another instance after its lease
   if ('failed' in result) return settle(context, job, result.failed);
   if (result.status >= 200 && result.status <= 299) return settle(context, job, null);

@@ -6,6 +6,7 @@ import { rootCertificates } from 'node:tls';
 import type { Attempts } from './attempt.js';
 import type { EgressPolicy } from './egress.js';
 import { WebhookParamsError } from './errors.js';
+import { validateSecret } from './secret.js';
 import { memoryDeliveryStore } from './memory-store.js';
 import { createPump } from './pump.js';
 import type { PostOptions } from './post.js';
@@ -55,12 +56,14 @@ export interface WebhookEngineOptions {
   dedupMs?: number;
   /** Attempts in flight at once on this instance. Default 64. */
   concurrency?: number;
-  /** Attempts in flight at once to one callback host (so one slow endpoint cannot hold every slot). Default: an eighth of `concurrency` (8). */
-  perHostConcurrency?: number;
   /** Suspension after sustained failure (default: >95% failed over 60 min with ≥100 attempts); false never suspends. */
   suspension?: Partial<SuspensionPolicy> | false;
-  /** Verification: how long a success is cached per (principal, url) (default 24 h), POSTs per host per minute (default 10). */
-  verification?: Partial<{ ttlMs: number; perHostPerMinute: number }>;
+  /**
+   * Verification: how long a success is cached per (principal, url) (default 24 h), requests per host
+   * per minute (default 10), and whether a receiver document at the callback's origin
+   * (`/.well-known/mcp-webhook-receiver.json`) may stand in for the challenge (default false).
+   */
+  verification?: Partial<{ ttlMs: number; perHostPerMinute: number; wellKnown: boolean }>;
   /** URL prefixes verified by the operator (the spec's allowlist path): no challenge is sent to them. */
   preverifiedUrls?: readonly string[];
   /** A delivery ended without success and will not be retried. */
@@ -94,8 +97,7 @@ export function createWebhookEngine(options: WebhookEngineOptions = {}): Webhook
   const { clock, store, verifyContext, attempts, limits, leaseMs } = settings(options);
   const preverified = verifyContext.preverified;
   const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
-  const concurrency = options.concurrency ?? 64;
-  const pump = createPump(attempts, { concurrency, perHost: options.perHostConcurrency ?? Math.max(1, Math.ceil(concurrency / 8)), pollMs: options.pollMs ?? 500, leaseMs });
+  const pump = createPump(attempts, { concurrency: options.concurrency ?? 64, pollMs: options.pollMs ?? 500, leaseMs });
   attempts.wakeAt = (at) => pump.wakeAt(at);
   return {
     verify: (target, verifyOptions) => verifyEndpoint(verifyContext, target, verifyOptions?.keepMs),
@@ -104,6 +106,8 @@ export function createWebhookEngine(options: WebhookEngineOptions = {}): Webhook
       const bytes = Buffer.byteLength(body);
       if (bytes > maxBodyBytes) throw new WebhookParamsError('body', `A webhook delivery body may be at most ${maxBodyBytes} bytes, not ${bytes}`);
       if (target.subscriptionId === '' || target.subscriptionId.includes('\u0000')) throw new TypeError('webhooks: a subscription id must be non-empty, without NUL');
+      if (target.secrets.length === 0) validateSecret(undefined); // a delivery nobody can verify is refused here
+      for (const secret of target.secrets) validateSecret(secret);
       const now = clock.now();
       if (!isPreverified(target.url, preverified) && !(await store.isVerified(target.principal, target.url, now))) return 'unverified';
       const job: Job = { key: `${target.subscriptionId} ${delivery.webhookId}`, target, webhookId: delivery.webhookId, body, bytes, attempts: 0, since: now };
@@ -148,6 +152,7 @@ function settings(options: WebhookEngineOptions) {
     ttlMs: options.verification?.ttlMs ?? 86_400_000,
     perHostPerMinute: options.verification?.perHostPerMinute ?? 10,
     preverified: options.preverifiedUrls ?? [],
+    receiverDocuments: options.verification?.wellKnown ? new Map() : undefined,
   };
   const attempts: Attempts = {
     store,

@@ -20,16 +20,19 @@
  * - `verify` must succeed for (principal, url) before `enqueue` accepts anything for it ('unverified'
  *   otherwise). It is cached per (principal, url) for `verification.ttlMs` after the last call, or
  *   forever with `{ keepMs: null }` (no-expiry subscriptions: verification persists with them in the
- *   shared store). A URL under a `preverifiedUrls` prefix needs no challenge (the spec's allowlist).
+ *   shared store). A URL under a `preverifiedUrls` prefix needs no challenge (the spec's allowlist), nor,
+ *   with `verification.wellKnown`, one its origin's receiver document names.
  * - The verification POST carries `X-MCP-Subscription-Id: target.subscriptionId` (receivers route on
  *   it), so derive the id before calling `verify`.
  * - `enqueue` resolves with an outcome and rejects only with WebhookParamsError('body') for a body over
- *   `maxBodyBytes` (256 KiB), or when a shared store cannot be reached. Deliveries are at least once;
+ *   `maxBodyBytes` (256 KiB), WebhookParamsError('delivery.secret') for a target without a valid
+ *   secret, or when a shared store cannot be reached. Deliveries are at least once;
  *   with a shared store, once per cluster. Enqueue a fan-out concurrently (Promise.all): on Redis the
  *   commands are pipelined. Control envelopes (`gap`, `terminated`) go through `enqueue` too.
- * - One attempt to a host waits while that host has `perHostConcurrency` attempts in flight, so a slow
- *   endpoint does not delay other subscribers.
- * - `onGiveUp` reports 410 ('gone'), 413 ('too_large') and exhausted retries. The Final text says a 410
+ * - On a cluster every instance must use the same shared store (`redisDeliveryStore`, same prefix):
+ *   verification, deduplication, pending deliveries and health live there. With a memory store per
+ *   instance, an instance that did not run `verify` answers 'unverified'.
+ * - `onGiveUp` reports 410 ('gone'), 413 ('too_large') and exhausted retries. The SEP text says a 410
  *   rejects that delivery "without affecting the subscription itself"; the events layer may still
  *   choose to end the subscription (the AI SDK's receiver answers 410 once its subscription expired).
  * - `status` gives `deliveryStatus` (category strings only) or undefined when nothing was attempted.

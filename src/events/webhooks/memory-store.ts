@@ -1,10 +1,11 @@
 /**
- * The in-process DeliveryStore: one process, nothing shared. New jobs wait in a FIFO, retries in a
- * list ordered by due time, a suspended subscription's jobs are parked until it is reactivated.
+ * The in-process DeliveryStore: one process, nothing shared. Due jobs wait in a FIFO per callback
+ * host, taken round-robin across hosts (ready-queue.ts); retries in a list ordered by due time, a suspended subscription's jobs are parked until it is reactivated.
  * Everything it keeps has a bound: pending jobs by the engine's limits, remembered keys, verified
  * endpoints and per-host counters by fixed caps (the oldest go first).
  */
 import { type Health, newHealth, recordAttempt, toStatus } from './health.js';
+import { ReadyQueue } from './ready-queue.js';
 import type { DeliveryStore, Job, PendingLimits } from './store.js';
 
 /** Finished keys, verified endpoints and per-host windows kept at most (each). */
@@ -23,8 +24,7 @@ class MemoryDeliveryStore implements DeliveryStore {
   readonly #jobs = new Map<string, Job>();
   /** Each subscription's pending keys, so `forget` does not walk every job. */
   readonly #bySubscription = new Map<string, Set<string>>();
-  readonly #ready: Job[] = [];
-  #readyHead = 0;
+  readonly #ready = new ReadyQueue();
   /** Retries, ascending by due time. */
   readonly #waiting: Array<{ at: number; job: Job }> = [];
   readonly #waitingKeys = new Set<string>();
@@ -64,13 +64,13 @@ class MemoryDeliveryStore implements DeliveryStore {
       this.#ready.push(job);
     }
     const claimed: Job[] = [];
-    while (claimed.length < max && this.#readyHead < this.#ready.length) {
-      const job = this.#ready[this.#readyHead++]!;
+    while (claimed.length < max) {
+      const job = this.#ready.take();
+      if (job === undefined) break;
       if (this.#jobs.get(job.key) !== job) continue; // forgotten meanwhile
       if (this.#health.get(job.target.subscriptionId)?.suspended) this.#park(job);
       else claimed.push(job);
     }
-    if (this.#readyHead > 1024 && this.#readyHead * 2 > this.#ready.length) this.#ready.splice(0, this.#readyHead), (this.#readyHead = 0);
     return claimed;
   }
 

@@ -18,6 +18,8 @@ export interface PostOptions {
   maxResponseBytes: number;
   /** Aborts the attempt (the engine closing): it ends as a timeout and nothing is recorded for it. */
   signal?: AbortSignal;
+  /** GET for the receiver's well-known document (no body sent); POST otherwise. */
+  method?: 'GET' | 'POST';
 }
 
 /** What came back: a status and the first bytes of the body, or a failure category. */
@@ -30,11 +32,11 @@ export async function post(url: URL, headers: Record<string, string>, body: stri
     if ((lookupOptions as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [picked]);
     else callback(null, picked.address, picked.family);
   };
-  const payload = Buffer.from(body);
+  const payload = options.method === 'GET' ? undefined : Buffer.from(body);
   const secure = url.protocol === 'https:';
   const requestOptions: https.RequestOptions = {
-    method: 'POST',
-    headers: { ...headers, 'content-length': String(payload.length) },
+    method: options.method ?? 'POST',
+    headers: payload === undefined ? headers : { ...headers, 'content-length': String(payload.length) },
     lookup,
     agent: false, // a fresh connection per attempt: a pooled socket would skip this attempt's address check
     ...(secure && options.ca ? { ca: options.ca as string[] } : {}),
@@ -50,9 +52,11 @@ export async function post(url: URL, headers: Record<string, string>, body: stri
       resolve(result);
     }
     request.on('error', (error) => finish({ failed: classify(error) }));
+    if (options.signal?.aborted) return finish({ failed: 'timeout' });
     options.signal?.addEventListener('abort', onAbort, { once: true });
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;
+      if (options.maxResponseBytes <= 0) return finish({ status, body: Buffer.alloc(0) });
       const chunks: Buffer[] = [];
       let length = 0;
       response.on('data', (chunk: Buffer) => {

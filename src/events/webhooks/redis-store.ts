@@ -3,7 +3,9 @@
  * endpoints, so an occurrence is delivered by one of them, not N, and a delivery survives the death
  * of the instance that queued it.
  *
- * Why a sorted set of due times with a lease, and not a Streams consumer group: a delivery needs
+ * Due jobs are kept per callback host and claimed round-robin across hosts, as in memory.
+ *
+ * Why sorted sets of due times with a lease, and not a Streams consumer group: a delivery needs
  * three things at once: deduplication of the same (subscription, webhookId) enqueued by several
  * instances, a retry at a chosen later time, and recovery from a dead claimer. A sorted set scored by
  * due time gives all three in one structure and one atomic script per step: enqueue is SET-if-absent
@@ -14,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import type { createClient } from 'redis';
 import type { FailureCategory } from './errors.js';
+import { hostOf } from './ready-queue.js';
 import { ADD, CLAIM, FINISH, FORGET, REACTIVATE, RECORD, RETRY, SLOT } from './redis-scripts.js';
 import type { DeliveryStore, Job, PendingLimits, SuspensionPolicy } from './store.js';
 import type { DeliveryStatus } from './types.js';
@@ -58,8 +61,9 @@ class RedisDeliveryStore implements DeliveryStore {
 
   async add(job: Job, limits: PendingLimits, _dedupMs: number): Promise<'queued' | 'duplicate' | 'limit'> {
     const { target } = job;
-    const args = [redisKey(job), target.subscriptionId, JSON.stringify(job), target.principal, job.bytes, job.since];
-    return (await this.#run(ADD, [...args, limits.perPrincipal, limits.bytesPerPrincipal, limits.total, limits.bytesTotal])) as 'queued' | 'duplicate' | 'limit';
+    const host = hostOf(target.url);
+    const args = [redisKey(job), target.subscriptionId, JSON.stringify({ ...job, host }), target.principal, job.bytes, job.since];
+    return (await this.#run(ADD, [...args, limits.perPrincipal, limits.bytesPerPrincipal, limits.total, limits.bytesTotal, host])) as 'queued' | 'duplicate' | 'limit';
   }
 
   async claim(now: number, leaseMs: number, max: number): Promise<Job[]> {
@@ -69,11 +73,12 @@ class RedisDeliveryStore implements DeliveryStore {
   }
 
   async finish(job: Job, dedupMs: number): Promise<void> {
-    await this.#run(FINISH, [redisKey(job), job.target.subscriptionId, job.target.principal, job.bytes, Math.max(1, dedupMs)]);
+    await this.#run(FINISH, [redisKey(job), job.target.subscriptionId, job.target.principal, job.bytes, Math.max(1, dedupMs), hostOf(job.target.url)]);
   }
 
   async retry(job: Job, at: number): Promise<void> {
-    await this.#run(RETRY, [redisKey(job), JSON.stringify(job), at]);
+    const host = hostOf(job.target.url);
+    await this.#run(RETRY, [redisKey(job), JSON.stringify({ ...job, host }), at, host]);
   }
 
   async record(subscriptionId: string, now: number, failure: FailureCategory | null, policy: SuspensionPolicy | false): Promise<boolean> {

@@ -13,6 +13,7 @@ import { validateSecret } from './secret.js';
 import { signedHeaders } from './sign.js';
 import type { DeliveryStore } from './store.js';
 import type { WebhookTarget } from './types.js';
+import { type ReceiverDocuments, receiverDocumentCovers } from './well-known.js';
 
 export interface VerifyContext {
   store: DeliveryStore;
@@ -21,6 +22,8 @@ export interface VerifyContext {
   ttlMs: number;
   perHostPerMinute: number;
   preverified: readonly string[];
+  /** Receiver documents by origin, when that verification path is on (`verification.wellKnown`). */
+  receiverDocuments: ReceiverDocuments | undefined;
 }
 
 export async function verifyEndpoint(context: VerifyContext, target: WebhookTarget, keepMs: number | null | undefined): Promise<void> {
@@ -37,6 +40,10 @@ export async function verifyEndpoint(context: VerifyContext, target: WebhookTarg
   if (!(await store.takeVerificationSlot(bareHost(url), now, 60_000, context.perHostPerMinute))) {
     throw new WebhookBoundError('verification.perHostPerMinute', `At most ${context.perHostPerMinute} verification requests per minute go to one host`);
   }
+  if (context.receiverDocuments && (await receiverDocumentCovers(url, context.post, context.receiverDocuments, now))) {
+    await store.markVerified(target.principal, target.url, until); // recorded per (principal, url) all the same
+    return;
+  }
   const challenge = randomBytes(24).toString('base64url');
   const { webhookId, body } = controlEnvelope('verification', { challenge });
   const text = JSON.stringify(body);
@@ -47,8 +54,13 @@ export async function verifyEndpoint(context: VerifyContext, target: WebhookTarg
   await store.markVerified(target.principal, target.url, until);
 }
 
+/**
+ * Whether `url` is under an operator-verified prefix. A prefix that does not end in `/` must end at a
+ * boundary of the URL: `https://hooks.example.com` covers `https://hooks.example.com/a`, not
+ * `https://hooks.example.com.evil.test/`.
+ */
 export function isPreverified(url: string, prefixes: readonly string[]): boolean {
-  return prefixes.some((prefix) => url.startsWith(prefix));
+  return prefixes.some((prefix) => url.startsWith(prefix) && (prefix.endsWith('/') || url.length === prefix.length || '/?#:'.includes(url[prefix.length]!)));
 }
 
 /** Whether the answer is a JSON object whose `challenge` equals ours (constant time). */

@@ -140,7 +140,7 @@ describe('bounded time and bytes', () => {
     engine = createWebhookEngine({ egress: { allowLoopback: true }, timeoutMs: 200, log: () => {} });
     const started = Date.now();
     await expect(engine.verify(target(`http://127.0.0.1:${receiver.port}/h`))).rejects.toMatchObject({ reason: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(5_000); // the receiver never answers: without the deadline this waits forever
   });
 
   it('an endless answer is cut off after maxResponseBytes (challenge_failed, not a timeout)', async () => {

@@ -105,6 +105,47 @@ describe.skipIf(!available)('webhook delivery on Redis (real redis-server)', () 
     answer = echoChallenge;
   });
 
+  it('retries across instances with backoff, counting attempts in the shared job, then gives up', async () => {
+    const failures = new Map<string, number>();
+    answer = (r) => {
+      if (r.body.includes('"verification"')) return echoChallenge(r);
+      const id = String(r.headers['webhook-id']);
+      failures.set(id, (failures.get(id) ?? 0) + 1);
+      return id === 'r_ok' && failures.get(id)! >= 3 ? { status: 204 } : { status: 500 };
+    };
+    const given: string[] = [];
+    const options = { retry: { attempts: 3, firstDelayMs: 100, factor: 2 }, onGiveUp: (g: { webhookId: string }) => given.push(g.webhookId) };
+    const [a, b] = (await Promise.all([1, 2].map(() => instance('wh5:', options)))) as [WebhookEngine, WebhookEngine];
+    await a.verify(target('sub_r'));
+    await a.enqueue(target('sub_r'), { webhookId: 'r_ok', body: {} });
+    await b.enqueue(target('sub_r'), { webhookId: 'r_never', body: {} });
+    await until(() => given.length === 1 && deliveries('r_ok').length === 3, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(given).toEqual(['r_never']); // three attempts in all, wherever they ran
+    expect(deliveries('r_never')).toHaveLength(3);
+    expect(deliveries('r_ok')).toHaveLength(3);
+    expect(await a.status('sub_r')).toMatchObject({ lastDeliveryAt: expect.any(String) });
+    answer = echoChallenge;
+  });
+
+  it('a slow host with a backlog does not hold up another host: claims go round-robin by host', async () => {
+    const slow = await startReceiver((r) => (r.body.includes('"verification"') ? echoChallenge(r) : 'hang'));
+    try {
+      const resolve = async () => [{ address: '127.0.0.1', family: 4 }];
+      const a = await instance('wh6:', { concurrency: 2, timeoutMs: 300, leaseMs: 30_000, retry: { attempts: 1 }, egress: { allowLoopback: true, resolve } });
+      const stuck = { ...target('sub_slow'), url: `http://localhost:${slow.port}/slow` };
+      await a.verify(stuck);
+      await a.verify(target('sub_fast'));
+      for (let i = 0; i < 20; i++) await a.enqueue(stuck, { webhookId: `slow_${i}`, body: {} });
+      await until(() => slow.received.length === 3);
+      await a.enqueue(target('sub_fast'), { webhookId: 'fast_1', body: {} });
+      await until(() => deliveries('fast_1').length === 1, 10_000);
+      expect(slow.received.length).toBeLessThanOrEqual(6); // in due order it would wait for all 20
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('a delivery whose instance closed mid-attempt is delivered by another after the lease', async () => {
     let first = true;
     answer = (r) => {

@@ -21,7 +21,7 @@ export interface Received {
 }
 
 /** How the receiver answers one request: a status, a body, or nothing at all (`hang`). */
-export type Answer = { status: number; body?: string | Buffer; headers?: Record<string, string> } | 'hang' | 'flood';
+export type Answer = { status: number; body?: string | Buffer; headers?: Record<string, string> } | 'hang' | 'flood' | 'trickle';
 
 export interface Receiver {
   readonly port: number;
@@ -55,6 +55,7 @@ export async function startReceiver(answer: (request: Received) => Answer = echo
       const reply = answer(request);
       if (reply === 'hang') return;
       if (reply === 'flood') return flood(res, (n) => (flooded += n));
+      if (reply === 'trickle') return void res.writeHead(200, { 'content-type': 'application/json' }).write('{'); // a 200 whose body never ends
       res.writeHead(reply.status, reply.headers ?? {});
       res.end(reply.body);
     });
@@ -102,7 +103,7 @@ export function secret(bytes = 32): string {
 }
 
 /** A clock the test moves: timers run when `advance` passes their time. Starts at the real now (receivers check freshness). */
-export function manualClock(): Clock & { advance(ms: number): void; pending(): number } {
+export function manualClock(): Clock & { advance(ms: number): void; pending(): number; scheduled(): number[] } {
   let now = Date.now();
   let next = 1;
   const timers = new Map<number, { at: number; run: () => void }>();
@@ -123,6 +124,8 @@ export function manualClock(): Clock & { advance(ms: number): void; pending(): n
       }
     },
     pending: () => timers.size,
+    /** When the pending timers are due (an engine's retry alarm shows here once the attempt settled). */
+    scheduled: () => [...timers.values()].map((timer) => timer.at).sort((a, b) => a - b),
   };
 }
 
