@@ -26,8 +26,8 @@ export interface MethodOptions<P extends SchemaLike | undefined = undefined, Sco
   eras?: Eras;
   /** The params, validated before the handler runs (Standard Schema or JSON Schema); invalid is -32602. `_meta` is never part of them. */
   params?: P;
-  /** The capability the server declares while the method is served (settings of several methods under one id merge). */
-  capability?: MethodCapability;
+  /** The capability the server declares while the method is served (settings of several methods under one id merge); a list declares each. */
+  capability?: MethodCapability | readonly MethodCapability[];
   /** 2026 cache hint stamped on its result (`ttlMs`, `cacheScope`); a method with a `visible` rule is always private. */
   cache?: CacheHint;
   /** 2026: the handler may ask the client for input (`ctx.elicit`...), answered as `input_required` (MRTR). */
@@ -40,6 +40,14 @@ export interface MethodOptions<P extends SchemaLike | undefined = undefined, Sco
    * without a token (stdio, HTTP without `auth`) are not subject to scopes.
    */
   scopes?: string[];
+  /**
+   * Long-lived: the handler sends notifications (`ctx.notify`) until the client goes away. It takes no
+   * concurrency slot and has no idle timeout (hold a place with `mcp.holdStream()` instead), and it is
+   * refused where the transport has no channel to stream on.
+   */
+  stream?: boolean;
+  /** Whether its results may differ by caller now (a rule applies somewhere): then, like `visible`, they are cached privately. */
+  personal?: () => boolean;
 }
 
 export type MethodParams<P> = P extends StandardSchemaV1 ? InferOutput<P> : JsonObject;
@@ -85,10 +93,12 @@ function allowed<Scope>(rule: VisibleRule<Scope> | undefined, caller: Caller<Sco
 function checkOptions(name: string, options: MethodOptions<SchemaLike | undefined, never>): void {
   if (options.eras !== undefined && !['handshake', 'stateless', 'both'].includes(options.eras)) throw new Error(`Method ${name}: eras must be 'handshake', 'stateless' or 'both'`);
   if (options.visible !== undefined && typeof options.visible !== 'function') throw new Error(`Method ${name}: visible must be a function`);
-  const cap = options.capability as { extension?: unknown; core?: unknown } | undefined;
-  if (cap !== undefined && typeof cap.extension !== 'string' && typeof cap.core !== 'string') {
-    throw new Error(`Method ${name}: capability must be { extension: id } or { core: name }`);
+  const caps = options.capability === undefined ? [] : Array.isArray(options.capability) ? options.capability : [options.capability];
+  for (const cap of caps as { extension?: unknown; core?: unknown }[]) {
+    if (typeof cap?.extension !== 'string' && typeof cap?.core !== 'string') throw new Error(`Method ${name}: capability must be { extension: id } or { core: name }`);
   }
+  if (options.stream !== undefined && typeof options.stream !== 'boolean') throw new Error(`Method ${name}: stream must be a boolean`);
+  if (options.personal !== undefined && typeof options.personal !== 'function') throw new Error(`Method ${name}: personal must be a function`);
 }
 
 /** A user's method as an entry of the method table. */
@@ -102,13 +112,13 @@ export function methodSpec<Scope>(
   checkOptions(name, options);
   if (typeof handler !== 'function') throw new Error(`Method ${name}: the handler must be a function`);
   const validate = options.params === undefined ? undefined : validatorOf(options.params);
-  const { visible, cache } = options;
+  const { visible, cache, personal } = options;
   const scoped: MethodPrimitive & { scopes?: readonly string[] } = { kind: 'method', id: name, definition: { name }, scopes: scopeList(`Method ${name}`, options.scopes) };
   // A result only some callers may use is never cached publicly (a shared cache would hand it to the others).
-  const personal = visible !== undefined || (visibility?.needed(scoped)?.length ?? 0) > 0;
+  const scopedOut = visible !== undefined || (visibility?.needed(scoped)?.length ?? 0) > 0;
   const finish = (value: unknown, revision: Revision): JsonObject => {
     const result = resultObject(name, value);
-    return personal && revision.caches && cache !== undefined ? { ...result, cacheScope: 'private' } : result;
+    return (scopedOut || personal?.() === true) && revision.caches && cache !== undefined ? { ...result, cacheScope: 'private' } : result;
   };
   const invoke = (params: unknown, ctx: Context<Scope>, revision: Revision): JsonObject | Promise<JsonObject> => {
     const value = handler(params as never, ctx);
@@ -122,8 +132,10 @@ export function methodSpec<Scope>(
     eras: options.eras ?? 'both',
     cache,
     mrtr: options.mrtr === true,
+    stream: options.stream === true,
     run(core, call) {
       const { revision } = call;
+      if (options.stream === true && call.send === undefined) throw internalError(`${name} needs a streaming transport`);
       if (!allowed(visible, call.ctx, (error) => core.reportError(error, undefined))) throw revision.methodNotFound(name);
       const missing = visibility?.missing(scoped, call.ctx);
       if (missing !== undefined) throw new InsufficientScopeError(missing);

@@ -18,6 +18,8 @@ interface ListenFilter {
   toolsListChanged: boolean;
   promptsListChanged: boolean;
   resourcesListChanged: boolean;
+  /** The Events extension's types (SEP-3415): honoured where the server serves events. */
+  eventsListChanged: boolean;
   uris: Set<string> | undefined;
   /** Tasks extension: the caller's tasks to report on (notifications/tasks). */
   taskIds: string[] | undefined;
@@ -52,11 +54,12 @@ function jsonWithin(value: unknown, limit: number): boolean {
 }
 
 /** Which bus events a `subscriptions/listen` filter asked for (only what we can honour); -32602 past the caps. */
-function honoured(filter: JsonObject, call: MethodCall<unknown>, servesTasks: boolean): ListenFilter {
+function honoured(filter: JsonObject, call: MethodCall<unknown>, servesTasks: boolean, servesEvents: boolean): ListenFilter {
   const chosen: ListenFilter = {
     toolsListChanged: filter.toolsListChanged === true,
     promptsListChanged: filter.promptsListChanged === true,
     resourcesListChanged: filter.resourcesListChanged === true,
+    eventsListChanged: filter.eventsListChanged === true && servesEvents,
     uris: undefined,
     taskIds: undefined,
   };
@@ -76,7 +79,7 @@ function honoured(filter: JsonObject, call: MethodCall<unknown>, servesTasks: bo
 /** The filter as acknowledged to the client (the keys it set, nothing else). */
 function acknowledged(chosen: ListenFilter): JsonObject {
   const out: JsonObject = {};
-  for (const key of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const) if (chosen[key]) out[key] = true;
+  for (const key of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged', 'eventsListChanged'] as const) if (chosen[key]) out[key] = true;
   if (chosen.uris !== undefined) out.resourceSubscriptions = [...chosen.uris];
   if (chosen.taskIds !== undefined) out.taskIds = chosen.taskIds;
   return out;
@@ -87,6 +90,7 @@ function wants(filter: ListenFilter, event: BusEvent): boolean {
     case 'tools/list_changed': return filter.toolsListChanged;
     case 'prompts/list_changed': return filter.promptsListChanged;
     case 'resources/list_changed': return filter.resourcesListChanged;
+    case 'events/list_changed': return filter.eventsListChanged;
     case 'resources/updated': return filter.uris?.has(event.uri) === true;
   }
 }
@@ -100,7 +104,7 @@ export async function listen(core: Core<unknown>, call: MethodCall<unknown>): Pr
   if (!jsonWithin(call.params, MAX_LISTEN_PARAMS_CHARS)) {
     throw invalidParams(`subscriptions/listen params are larger than ${MAX_LISTEN_PARAMS_CHARS} characters`);
   }
-  const chosen = honoured(filter as JsonObject, call, core.tools.servesTasks());
+  const chosen = honoured(filter as JsonObject, call, core.tools.servesTasks(), core.methods.has('events/list'));
   // Streams hold no concurrency slot, so they have a cap of their own, in all and per principal.
   const held = core.streams.hold(call.principal);
   if (typeof held !== 'function') throw held;

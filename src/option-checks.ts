@@ -5,7 +5,7 @@ const MAX_INT32 = 2_147_483_647;
 
 /** Whose option it is, for the error message, and the range allowed (1 to 2^31 - 1 by default). */
 export interface IntLimits {
-  owner?: 'MiniMCP option' | 'HTTP option' | 'HTTP option card' | 'serve() option' | 'oauthResourceServer option' | 'Session limit' | 'Proof limit' | 'WorkerPool option';
+  owner?: 'MiniMCP option' | 'HTTP option' | 'HTTP option card' | 'serve() option' | 'oauthResourceServer option' | 'Session limit' | 'Proof limit' | 'WorkerPool option' | 'Events option';
   min?: 0 | 1;
   max?: number;
 }

@@ -29,10 +29,14 @@ import type { Implementation } from './types.js';
 import { principalFrom, wire, type MiniMCPOptions } from './options.js';
 import { BUILT_IN_METHODS } from './methods.js';
 import { MethodTable } from './method-table.js';
-import {methodSpec, notificationSpec, type MethodHandler, type MethodOptions,
+import {methodSpec, notificationSpec, type MethodCapability, type MethodHandler, type MethodOptions,
   type NotificationHandler, type NotificationOptions,
 } from './extension.js';
 
+import { EVENTS, EventSet, type EventHandle } from './events/register.js';
+import type { EventOptions, SchemaValue } from './events/event-type.js';
+import type { EventsOptions } from './events/settings.js';
+import { Signer } from './signing/request-state.js';
 import { SkillSet } from './skills/serve.js';
 import { oneSkill, serveSkills, skillsUnder, type SkillOptions } from './skills/register.js';
 import type { SkillDefinition } from './skills/skill.js';
@@ -46,6 +50,7 @@ export class MiniMCP<Scope = unknown> {
   #skills: SkillSet<Scope> | undefined;
   /** The rules and default scopes, for extension methods (primitives reach them through their registries). */
   readonly #visibility: Visibility<Scope>;
+  readonly #events: EventSet<Scope>;
   #nextId = 0;
 
   constructor(options: MiniMCPOptions<Scope>) {
@@ -88,6 +93,16 @@ export class MiniMCP<Scope = unknown> {
     };
     this.#core.tasks.report = (error) => this.#core.reportError(error, undefined);
     if (this.#core.rates !== undefined) this.#core.rates.report = (error) => this.#core.reportError(error, undefined);
+    this.#events = new EventSet<Scope>({
+      host: this,
+      signer: new Signer(options.requestState?.secret),
+      methods: { pageSize: this.#core.settings.pageSize, listCache: this.#core.settings.cache.tools },
+      sharedLog: wired.state.events,
+      sharedSubscriptions: wired.state.eventSubscriptions,
+      converter: options.toJsonSchema,
+      report: (error) => this.#core.reportError(error, undefined),
+      changed: () => bus.publish({ type: 'events/list_changed' }),
+    });
   }
 
   /** Server facts as sent in `initialize` and `server/discover`. */
@@ -162,9 +177,8 @@ export class MiniMCP<Scope = unknown> {
    */
   method<const P extends SchemaLike | undefined = undefined>(name: string, options: MethodOptions<P, Scope>, handler: MethodHandler<Scope, NoInfer<P>>): this {
     this.#methods.add(name, methodSpec(name, options as MethodOptions<SchemaLike | undefined, Scope>, handler as MethodHandler<Scope, unknown>, this.#visibility));
-    if (options.capability !== undefined) {
-      this.#capabilities.declare(options.capability, options.eras ?? 'both', options.visible);
-    }
+    const declared = options.capability === undefined ? [] : Array.isArray(options.capability) ? options.capability : [options.capability];
+    for (const capability of declared as MethodCapability[]) this.#capabilities.declare(capability, options.eras ?? 'both', options.visible);
     return this;
   }
 
@@ -191,6 +205,29 @@ export class MiniMCP<Scope = unknown> {
     const skill = await oneSkill(source, options);
     serveSkills(this.#skillSet(options), this, [skill]);
     return this;
+  }
+
+  /**
+   * Declares an event type (SEP-3415, the Events extension): clients list it, and poll, stream or
+   * subscribe by webhook to its occurrences. Returns its handle: `emit(data, { eventId? })` appends
+   * an occurrence (a `source` type is read from its upstream instead). See docs/events.md.
+   */
+  event<const In extends SchemaLike | undefined = undefined, const Payload extends SchemaLike = SchemaLike>(
+    name: string,
+    options: EventOptions<In, Payload, Scope> & { input?: In & SchemaCheck<In>; payload: Payload & SchemaCheck<Payload> },
+  ): EventHandle<SchemaValue<Payload>> {
+    return this.#events.add(name, options as unknown as EventOptions<SchemaLike | undefined, Payload, Scope>);
+  }
+
+  /** The Events extension's settings (heartbeat, poll interval, error codes, log, webhooks): once, before the first `event()`. */
+  configureEvents(options: EventsOptions): this {
+    this.#events.configure(options);
+    return this;
+  }
+
+  /** The events service once a type is declared (the testing tools and the playground read it). */
+  get [EVENTS]() {
+    return this.#events.service;
   }
 
   #skillSet(options: SkillOptions<Scope>): SkillSet<Scope> {

@@ -23,8 +23,14 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** Codes the spec defines inside its reserved range -32020..-32099 (plus the retired -32042). */
-const SPEC_RANGE_CODES = new Set<number>([-32020, -32021, -32022, -32042]);
+/**
+ * Codes the spec defines inside its reserved range -32020..-32099 (plus the retired -32042), the
+ * Events extension's included (SEP-3415: -32023..-32027).
+ */
+const SPEC_RANGE_CODES = new Set<number>([-32020, -32021, -32022, -32042, -32023, -32024, -32025, -32026, -32027]);
+
+/** The one exception to the legacy range: the Events codes deployed clients were built on (src/events/errors.ts). */
+const DEPLOYED_EVENT_CODES = new Set<number>([-32011, -32012, -32013, -32014, -32015]);
 
 /**
  * A protocol error with a JSON-RPC code. Throw it from a prompt, resource or completion handler to
@@ -39,7 +45,7 @@ export class McpError extends Error {
   constructor(code: number, message: string, data?: unknown, httpStatus?: number) {
     super(message);
     if (!Number.isInteger(code)) throw new TypeError(`McpError code must be an integer, got ${code}`);
-    if (code <= -32000 && code >= -32019) {
+    if (code <= -32000 && code >= -32019 && !DEPLOYED_EVENT_CODES.has(code)) {
       throw new RangeError(`McpError code ${code} is in -32000..-32019, a legacy range MiniMCP never emits`);
     }
     if (code <= -32020 && code >= -32099 && !SPEC_RANGE_CODES.has(code)) {

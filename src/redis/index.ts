@@ -22,6 +22,8 @@ import { DEFAULT_EVENT_STORE_LIMITS } from '../state/replay.js';
 import { RedisTaskStore } from './task-store.js';
 import { RedisProofs } from './proofs.js';
 import { RedisRates } from './rates.js';
+import { RedisEventLog } from './event-log.js';
+import { RedisSubscriptionStore } from './event-subscriptions.js';
 
 export type { RedisClient, RedisStateOptions };
 
@@ -64,6 +66,8 @@ export async function redisState(options: RedisStateOptions = {}): Promise<Redis
       tasks,
       proofs: new RedisProofs(link, options.proofLimits),
       rates: new RedisRates(link),
+      events: new RedisEventLog(link),
+      eventSubscriptions: new RedisSubscriptionStore(link),
       close,
     };
   } catch (error) {

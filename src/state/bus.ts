@@ -8,7 +8,7 @@ import { META } from '../protocol/versions.js';
 import { callEach } from './keyed-sets.js';
 
 export type BusEvent =
-  | { type: 'tools/list_changed' | 'prompts/list_changed' | 'resources/list_changed' }
+  | { type: 'tools/list_changed' | 'prompts/list_changed' | 'resources/list_changed' | 'events/list_changed' }
   | { type: 'resources/updated'; uri: string };
 
 export interface NotificationBus {

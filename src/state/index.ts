@@ -12,6 +12,8 @@ import { MemoryTaskStore } from './memory-task-store.js';
 import type { TaskStore } from './task-store.js';
 import { MemoryProofStore, type ProofStore } from './proofs.js';
 import { MemoryRateStore, type RateStore } from './rates.js';
+import type { EventLog } from '../events/log.js';
+import type { SubscriptionStore } from '../events/subscription-store.js';
 
 export interface SharedState {
   /** list_changed and resources/updated, to every listening stream. */
@@ -30,6 +32,10 @@ export interface SharedState {
   proofs: ProofStore;
   /** Per-principal token buckets of the `rateLimit` option, so a principal's budget holds on every instance. */
   rates: RateStore;
+  /** The Events extension's log, when shared (minimcp/redis); `mcp.event()` keeps one in memory otherwise. */
+  events?: EventLog | undefined;
+  /** The Events extension's webhook subscription records, when shared (minimcp/redis); in memory otherwise. */
+  eventSubscriptions?: SubscriptionStore | undefined;
   /**
    * True when other instances share this state: the server then refuses to start without a shared
    * `requestState.secret` (sessions and MRTR state signed on one instance must open on another).
@@ -48,6 +54,8 @@ export function resolveState(parts: Partial<SharedState> = {}): SharedState {
     tasks: parts.tasks ?? new MemoryTaskStore(),
     proofs: parts.proofs ?? new MemoryProofStore(),
     rates: parts.rates ?? new MemoryRateStore(),
+    ...(parts.events && { events: parts.events }),
+    ...(parts.eventSubscriptions && { eventSubscriptions: parts.eventSubscriptions }),
     shared: parts.shared === true,
   };
 }

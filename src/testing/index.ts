@@ -78,6 +78,16 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/** An `events/stream` subscription held open by the test client. */
+export interface EventStreaming {
+  /** Every `notifications/events/*` so far, in order (`active` first). */
+  readonly notifications: { method: string; params?: JsonObject }[];
+  /** The occurrences (`notifications/events/event` params) so far. */
+  readonly events: JsonObject[];
+  /** Ends the stream as a client does (the server releases what it held). */
+  close(): Promise<void>;
+}
+
 export interface TestClient {
   readonly era: TestEra;
   /** The server's answer to `initialize` (2025) or `server/discover` (2026). */
@@ -94,6 +104,12 @@ export interface TestClient {
   listen(filter?: ListenFilter, onNotification?: (n: { method: string; params?: JsonObject }) => void): Promise<Listening>;
   /** Any request; the result as sent (errors thrown as McpError). */
   request<T = JsonObject>(method: string, params?: JsonObject, options?: CallOptions): Promise<T>;
+  /** `events/list`, every page. */
+  listEvents(): Promise<JsonObject[]>;
+  /** One `events/poll` (cursor null or absent: from now). */
+  pollEvents(name: string, args?: JsonObject, cursor?: string | null, options?: { maxEvents?: number; maxAgeMs?: number }): Promise<JsonObject>;
+  /** Opens an `events/stream` push subscription; resolves once `active` arrived (a refusal rejects). */
+  streamEvents(name: string, args?: JsonObject, options?: { cursor?: string | null; onNotification?: OnNotification }): Promise<EventStreaming>;
 }
 
 /** An error reply becomes the McpError it was, code and data included (even codes the constructor reserves). */
@@ -173,6 +189,37 @@ class InProcessClient<Scope> implements TestClient {
   listPrompts = (): Promise<JsonObject[]> => this.#listAll('prompts/list', 'prompts');
   listResources = (): Promise<JsonObject[]> => this.#listAll('resources/list', 'resources');
   listResourceTemplates = (): Promise<JsonObject[]> => this.#listAll('resources/templates/list', 'resourceTemplates');
+  listEvents = (): Promise<JsonObject[]> => this.#listAll('events/list', 'events');
+
+  pollEvents(name: string, args: JsonObject = {}, cursor: string | null = null, options: { maxEvents?: number; maxAgeMs?: number } = {}): Promise<JsonObject> {
+    return this.request('events/poll', { name, arguments: args, cursor, ...options });
+  }
+
+  async streamEvents(name: string, args: JsonObject = {}, options: { cursor?: string | null; onNotification?: OnNotification } = {}): Promise<EventStreaming> {
+    await this.connect();
+    const abort = new AbortController();
+    const notifications: EventStreaming['notifications'] = [];
+    const events: JsonObject[] = [];
+    let active!: () => void;
+    const ready = new Promise<void>((resolve) => (active = resolve));
+    const receive: OnNotification = (n) => {
+      if (!n.method.startsWith('notifications/events/')) return;
+      notifications.push(n);
+      if (n.method === 'notifications/events/event' && n.params) events.push(n.params);
+      if (n.method === 'notifications/events/active') active();
+      options.onNotification?.(n);
+    };
+    const stream = this.#send('events/stream', { name, arguments: args, cursor: options.cursor ?? null }, undefined, receive, abort.signal);
+    await Promise.race([ready, stream]); // a refused subscription is an error reply before any frame
+    return {
+      notifications,
+      events,
+      close: async () => {
+        abort.abort();
+        await stream.catch(() => {});
+      },
+    };
+  }
 
   /** 2026 MRTR: answers each `input_required` round with the handlers, then retries. */
   async request<T = JsonObject>(method: string, params: JsonObject = {}, call?: CallOptions): Promise<T> {

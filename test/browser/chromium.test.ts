@@ -7,3 +7,4 @@ import './cors.suite.js';
 import './skills.suite.js';
 import './card.suite.js';
 import './stop.suite.js';
+import './events.suite.js';

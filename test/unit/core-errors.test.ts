@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode, McpError, MiniMCP, ResourceNotFoundError, isResourceNotFound } from '../../src/index.js';
 
 describe('McpError code policy', () => {
-  it('refuses every code in the legacy range -32000..-32019', () => {
+  it('refuses every code in the legacy range -32000..-32019 (but the Events codes deployed clients read)', () => {
     for (let code = -32019; code <= -32000; code++) {
-      expect(() => new McpError(code, 'x')).toThrow(RangeError);
+      if (code >= -32015 && code <= -32011) expect(new McpError(code, 'x').code).toBe(code);
+      else expect(() => new McpError(code, 'x')).toThrow(RangeError);
     }
     for (const code of [-32000, -32001, -32002, -32010, -32019]) {
       expect(() => new McpError(code, 'x')).toThrow(RangeError);
@@ -13,13 +14,13 @@ describe('McpError code policy', () => {
   });
 
   it('refuses codes of -32020..-32099 the specification does not define', () => {
-    for (const code of [-32023, -32030, -32041, -32043, -32050, -32099]) {
+    for (const code of [-32028, -32030, -32041, -32043, -32050, -32099]) {
       expect(() => new McpError(code, 'x')).toThrow(/reserved for the MCP specification/);
     }
   });
 
-  it('allows the spec-defined -32020, -32021, -32022 (and the 2025-only -32042)', () => {
-    for (const code of [-32020, -32021, -32022, -32042]) {
+  it('allows the spec-defined -32020, -32021, -32022, the Events -32023..-32027 (and the 2025-only -32042)', () => {
+    for (const code of [-32020, -32021, -32022, -32023, -32024, -32025, -32026, -32027, -32042]) {
       const e = new McpError(code, 'spec', { a: 1 });
       expect(e.code).toBe(code);
       expect(e.data).toEqual({ a: 1 });

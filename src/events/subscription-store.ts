@@ -1,0 +1,91 @@
+/**
+ * Webhook subscription records: what `events/subscribe` keeps per key (principal, url, name,
+ * canonical arguments), by the id derived from it. Bounded per principal and in all; a record past its
+ * TTL is gone (read as absent, swept on the next write). In memory by default; the interface is small
+ * so a shared store can stand in.
+ */
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { MaybePromise } from '../types.js';
+
+export interface SubscriptionRecord {
+  readonly id: string;
+  readonly principal: string;
+  readonly url: string;
+  readonly name: string;
+  readonly args: JsonObject;
+  /** Newest first; an older one signs until its `until` (rotation grace). */
+  readonly secrets: readonly { secret: string; until?: number }[];
+  /** Milliseconds since the epoch. */
+  readonly expiresAt: number;
+}
+
+export interface SubscriptionBounds {
+  readonly perPrincipal: number;
+  readonly total: number;
+}
+
+/** What `put` did: stored, or which bound refused a new record (a refresh is never refused). */
+export type PutOutcome = 'stored' | 'principal' | 'total';
+
+export interface SubscriptionStore {
+  get(id: string): MaybePromise<SubscriptionRecord | undefined>;
+  put(record: SubscriptionRecord, bounds: SubscriptionBounds): MaybePromise<PutOutcome>;
+  delete(id: string): MaybePromise<boolean>;
+  /** The live records of an event type (the fan-out of one occurrence). */
+  ofType(name: string): MaybePromise<readonly SubscriptionRecord[]>;
+}
+
+export class MemorySubscriptionStore implements SubscriptionStore {
+  readonly #records = new Map<string, SubscriptionRecord>();
+  readonly #byType = new Map<string, Set<string>>();
+  readonly #perPrincipal = new Map<string, number>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  get(id: string): SubscriptionRecord | undefined {
+    const record = this.#records.get(id);
+    if (record === undefined || record.expiresAt > this.now()) return record;
+    this.delete(id);
+    return undefined;
+  }
+
+  put(record: SubscriptionRecord, bounds: SubscriptionBounds): PutOutcome {
+    if (!this.#records.has(record.id)) {
+      this.#sweep();
+      if ((this.#perPrincipal.get(record.principal) ?? 0) >= bounds.perPrincipal) return 'principal';
+      if (this.#records.size >= bounds.total) return 'total';
+      this.#perPrincipal.set(record.principal, (this.#perPrincipal.get(record.principal) ?? 0) + 1);
+      let ids = this.#byType.get(record.name);
+      if (ids === undefined) this.#byType.set(record.name, (ids = new Set()));
+      ids.add(record.id);
+    }
+    this.#records.set(record.id, record);
+    return 'stored';
+  }
+
+  delete(id: string): boolean {
+    const record = this.#records.get(id);
+    if (record === undefined) return false;
+    this.#records.delete(id);
+    this.#byType.get(record.name)?.delete(id);
+    const count = (this.#perPrincipal.get(record.principal) ?? 1) - 1;
+    if (count > 0) this.#perPrincipal.set(record.principal, count);
+    else this.#perPrincipal.delete(record.principal);
+    return true;
+  }
+
+  ofType(name: string): SubscriptionRecord[] {
+    const out: SubscriptionRecord[] = [];
+    for (const id of this.#byType.get(name) ?? []) {
+      const record = this.get(id);
+      if (record !== undefined) out.push(record);
+    }
+    return out;
+  }
+
+  /** Expired records leave before a bound is checked: they hold no place. */
+  #sweep(): void {
+    const now = this.now();
+    for (const [id, record] of this.#records) if (record.expiresAt <= now) this.delete(id);
+  }
+}

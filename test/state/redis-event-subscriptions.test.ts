@@ -1,0 +1,78 @@
+/**
+ * Webhook subscription records on a real redis-server: a subscription made on one server is served
+ * by another (an emit there reaches it, after the first is gone), bounds hold over both, refresh is
+ * idempotent, and unsubscribe works from either. The engines record what they are asked.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { MiniMCP } from '../../src/index.js';
+import type { WebhookSettings, WebhookTarget } from '../../src/events/webhook-settings.js';
+import { redisState, type RedisState } from '../../src/redis/index.js';
+import { clusterAvailable, startRedis, type Redis } from './support/cluster.js';
+
+const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+const secret = randomBytes(32).toString('base64url');
+
+function engine() {
+  const enqueued: { target: WebhookTarget; webhookId: string }[] = [];
+  const forgotten: string[] = [];
+  const value: WebhookSettings['engine'] = {
+    verify: async () => {},
+    enqueue: async (target, delivery) => {
+      enqueued.push({ target, webhookId: delivery.webhookId });
+      return 'queued';
+    },
+    status: async () => undefined,
+    reactivate: async () => {},
+    forget: async (id) => void forgotten.push(id),
+    close: async () => {},
+  };
+  return { value, enqueued, forgotten };
+}
+
+describe.skipIf(!clusterAvailable())('webhook subscriptions on Redis', () => {
+  let redis: Redis;
+  const states: RedisState[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+    const prefix = `evsub${randomBytes(3).toString('hex')}:`;
+    for (let i = 0; i < 2; i++) states.push(await redisState({ url: redis.url, prefix, onError: () => {} }));
+  }, 30_000);
+  afterAll(async () => {
+    for (const state of states) await state.close();
+    await redis?.stop();
+  });
+
+  function server(state: RedisState) {
+    const recorded = engine();
+    const mcp = new MiniMCP<{ principal?: string }>({ name: 's', version: '1', state, requestState: { secret }, onError: () => {} });
+    mcp.configureEvents({ webhooks: { engine: recorded.value, validateUrl: () => {}, validateSecret: () => {}, maxSubscriptionsPerPrincipal: 2 } });
+    const incident = mcp.event('incident.created', { description: 'i', input: z.object({ service: z.string().optional() }), payload: z.object({ service: z.string() }) });
+    const call = async (method: string, params: Record<string, unknown>, principal: string) =>
+      (await mcp.handle({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }, { scope: { principal } })) as any;
+    const subscribe = (principal: string, url: string) =>
+      call('events/subscribe', { name: 'incident.created', arguments: { service: 'db' }, delivery: { mode: 'webhook', url, secret: SECRET } }, principal);
+    return { incident, call, subscribe, ...recorded };
+  }
+
+  it('serves a subscription made elsewhere, bounds it over both, and unsubscribes from either', async () => {
+    const a = server(states[0]!);
+    const b = server(states[1]!);
+    const made = (await a.subscribe('ada', 'https://hooks.example/1?k=1')).result;
+    expect((await b.subscribe('ada', 'https://hooks.example/1?k=1')).result.id).toBe(made.id); // a refresh, from the other server
+    await b.subscribe('ada', 'https://hooks.example/2');
+    expect((await b.subscribe('ada', 'https://hooks.example/3')).error).toMatchObject({ code: -32025, data: { max: 2 } });
+    const { eventId } = await b.incident.emit({ service: 'db' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(b.enqueued.map((e) => [e.target.url, e.webhookId])).toEqual([['https://hooks.example/1?k=1', eventId], ['https://hooks.example/2', eventId]]);
+    expect(a.enqueued).toEqual([]); // delivered by the instance that emitted it, not by every instance
+    const key = { name: 'incident.created', arguments: { service: 'db' }, delivery: { url: 'https://hooks.example/1?k=1' } };
+    expect((await a.call('events/unsubscribe', key, 'ada')).result).toEqual({ resultType: 'complete' });
+    expect((await b.call('events/unsubscribe', key, 'ada')).error.data).toEqual({ kind: 'subscription' });
+    await a.incident.emit({ service: 'db' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(a.enqueued.map((e) => e.target.url)).toEqual(['https://hooks.example/2']);
+  });
+});
