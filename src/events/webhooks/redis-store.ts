@@ -27,7 +27,7 @@ export interface RedisDeliveryStoreOptions {
   /** A node-redis client to share (not closed by the store); or give `url`. */
   client?: RedisClient;
   /** redis:// URL. Default: REDIS_URL. */
-  url?: string;
+  url?: string | undefined;
   /** Every key starts with it. Default 'mcp:wh:'. */
   prefix?: string;
   /** How long a subscription's health is kept after its last attempt. Default 7 days. */
