@@ -90,8 +90,8 @@ export class MemorySessionStore implements SessionStore {
 
   /** A new session's entry, after making room among the caller's own sessions. */
   #add(session: string, principal: string): Entry {
-    let holder = this.#holders.get(principal);
-    if (holder === undefined) this.#holders.set(principal, (holder = { sessions: new Map() }));
+    // A holder is made only once its first session is admitted: a refused newcomer leaves nothing behind.
+    const holder = this.#holders.get(principal) ?? { sessions: new Map<string, Entry>() };
     const { maxSessions, maxSessionsPerPrincipal } = this.#limits;
     const atShare = principal !== '' && holder.sessions.size >= maxSessionsPerPrincipal;
     if (atShare || this.#sessions.size >= maxSessions) {
@@ -99,6 +99,7 @@ export class MemorySessionStore implements SessionStore {
       if (oldest.done) throw sessionBoundError(this.#limits, 'maxSessions', principal);
       this.#forget(oldest.value);
     }
+    if (holder.sessions.size === 0) this.#holders.set(principal, holder);
     const entry: Entry = { principal, count: 0, size: 0 };
     this.#sessions.set(session, entry);
     holder.sessions.set(session, entry);

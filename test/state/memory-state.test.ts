@@ -1,4 +1,6 @@
 /** The in-memory state defaults and the one option that wires them (no Redis needed). */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { MemoryBus, MemoryProofStore, MemoryRateStore, MemorySessionStore, MemoryTaskStore, MiniMCP, resolveState, type NotificationBus } from '../../src/index.js';
 
@@ -60,6 +62,32 @@ describe('MemorySessionStore', () => {
     store.update('a', { subscribe: '1' });
     store.update('a', { subscribe: '2' });
     expect(() => store.update('a', { subscribe: '3' })).toThrow(/at most 2 subscriptions/);
+  });
+
+  it('keeps nothing for a newcomer it refuses: a full store turning away 200,000 principals does not grow', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const store = new MemorySessionStore({ maxSessions: 1 });
+    store.update('kept', { logLevel: 'info' }, 'alice');
+    const refuse = (from: number) => {
+      let refused = 0;
+      for (let i = from; i < from + 100_000; i++) {
+        try {
+          store.update(`s${i}`, { logLevel: 'info' }, `p${i}`);
+        } catch (error) {
+          if (/maxSessions/.test(String(error))) refused++;
+        }
+      }
+      expect(refused).toBe(100_000);
+    };
+    refuse(0); // warm up: whatever the first refusals allocate once
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    refuse(100_000);
+    gc();
+    // A holder left behind per refused principal is ~100 bytes: 10 MB for these 100,000.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(2_000_000);
+    expect(store.get('kept')).toEqual({ logLevel: 'info' });
   });
 
   it('gives one GET stream per session, to one holder at a time', () => {
