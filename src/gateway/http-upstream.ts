@@ -83,7 +83,7 @@ export class HttpUpstream implements Upstream {
     await this.start();
     if (!this.#stateless) return this.#inSession(method, params, hooks);
     // 2026: input_required is answered by asking the caller (the era bridge, the other way).
-    return withInputRounds(this.name, params, hooks, (sent) => this.#exchange(method, sent, hooks));
+    return withInputRounds(this.name, method, params, hooks, (m, sent, detached) => this.#exchange(m, sent, detached ? { ...hooks, signal: undefined } : hooks));
   }
 
   /** 2025: a session the upstream no longer knows (it restarted) is opened again once, and the request sent again. */

@@ -1,5 +1,5 @@
 /** A stdio server with state of its own: which process answers, and a value it remembers. */
-import { MiniMCP } from '../../../src/index.js';
+import { MiniMCP, ProtocolError } from '../../../src/index.js';
 import { serveStdio } from '../../../src/transports/stdio.js';
 
 let remembered = '';
@@ -19,6 +19,24 @@ mcp.tool('touch', { description: 'Tells subscribers memo://note changed' }, () =
 mcp.tool('slow', { task: 'optional' }, async () => {
   await new Promise((resolve) => setTimeout(resolve, 200));
   return 'slow done';
+});
+// Upstream tasks of their own (the caller takes tasks): a tool error, a protocol error, two questions at once.
+mcp.tool('task_tool_error', { task: 'required' }, async (_args, ctx) => {
+  await ctx.task();
+  throw new Error('simulated tool error');
+});
+mcp.tool('task_protocol_error', { task: 'optional' }, async (_args, ctx) => {
+  await ctx.task();
+  throw new ProtocolError(-32603, 'simulated protocol failure');
+});
+mcp.tool('task_two_questions', { task: 'optional' }, async (_args, ctx) => {
+  await ctx.task();
+  const form = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;
+  const [a, b] = await Promise.all([
+    ctx.elicit({ message: 'First?', requestedSchema: form }, { key: 'first' }),
+    ctx.elicit({ message: 'Second?', requestedSchema: form }, { key: 'second' }),
+  ]);
+  return `first=${String(a.content?.name)}, second=${String(b.content?.name)}`;
 });
 mcp.tool('hang', { description: 'Never answers' }, () => new Promise(() => {}));
 serveStdio(mcp);
