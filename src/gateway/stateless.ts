@@ -33,7 +33,10 @@ export async function withInputRounds(name: string, method: string, params: Json
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const result = await send(method, sent);
     // The upstream ran the call as a task (the caller declared the tasks extension): its end is the answer.
-    if (result.resultType === 'task') return followTask(name, result, hooks, send);
+    if (result.resultType === 'task') {
+      hooks.toTask?.();
+      return followTask(name, result, hooks, send);
+    }
     if (result.resultType !== 'input_required') return withoutResultType(result);
     sent = await answered(name, params, result, hooks);
   }

@@ -73,4 +73,15 @@ describe('an upstream that runs the call as a task of its own (the caller declar
     const done = await settled(created.taskId, 'completed');
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'first=ann, second=bob' }] });
   }, 30_000);
+
+  it('an MRTR round before the upstream makes its task stays a plain round; the task comes on the final round', async () => {
+    const first = await call('tools/call', { name: 'task_after_question', arguments: {} });
+    expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { name: { method: 'elicitation/create' } } });
+    expect(first.taskId).toBeUndefined();
+    const inputResponses = { name: { action: 'accept', content: { name: 'ann' } } };
+    const created = await call('tools/call', { name: 'task_after_question', arguments: {}, inputResponses, requestState: first.requestState });
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    const done = await settled(created.taskId, 'completed');
+    expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'hello ann' }] });
+  }, 30_000);
 });

@@ -38,5 +38,12 @@ mcp.tool('task_two_questions', { task: 'optional' }, async (_args, ctx) => {
   ]);
   return `first=${String(a.content?.name)}, second=${String(b.content?.name)}`;
 });
+// A plain MRTR round first, then a task of its own: the caller must see the round, then the task.
+mcp.tool('task_after_question', { task: 'required' }, async (_args, ctx) => {
+  const answer = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }, { key: 'name' });
+  await ctx.task();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return `hello ${String(answer.content?.name)}`;
+});
 mcp.tool('hang', { description: 'Never answers' }, () => new Promise(() => {}));
 serveStdio(mcp);
