@@ -35,6 +35,7 @@ function hooksFor(ctx: Context<unknown>, raised: { error?: ProtocolError }): Cal
       ctx.log(level, params.data, typeof params.logger === 'string' ? params.logger : undefined);
     },
     toTask: () => void ctx.task(),
+    closeStream: () => ctx.closeStream(),
     ask: async (method, params, key) => {
       try {
         return await askWith(ctx, method, params, key);
