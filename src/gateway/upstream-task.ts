@@ -76,7 +76,10 @@ export async function followTask(name: string, created: JsonObject, hooks: CallH
       return outcome(name, task);
     }
     await sleep(interval, hooks.signal);
-    if (hooks.signal?.aborted) continue;
-    task = await send('tasks/get', { taskId });
+    try {
+      task = await send('tasks/get', { taskId });
+    } catch (error) {
+      if (!hooks.signal?.aborted) throw error; // cancelled while asking: the top of the loop cancels upstream
+    }
   }
 }

@@ -84,4 +84,12 @@ describe('an upstream that runs the call as a task of its own (the caller declar
     const done = await settled(created.taskId, 'completed');
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'hello ann' }] });
   }, 30_000);
+
+  it("cancelling the gateway's task cancels the upstream's", async () => {
+    const created = await call('tools/call', { name: 'task_until_cancelled', arguments: {} });
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    await call('tasks/cancel', { taskId: created.taskId });
+    const count = async () => ((await call('tools/call', { name: 'cancelled_tasks', arguments: {} })).content as { text: string }[])[0]!.text;
+    await expect.poll(count, { timeout: 10_000, interval: 100 }).toBe('1');
+  }, 30_000);
 });

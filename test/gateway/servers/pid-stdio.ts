@@ -45,5 +45,14 @@ mcp.tool('task_after_question', { task: 'required' }, async (_args, ctx) => {
   await new Promise((resolve) => setTimeout(resolve, 100));
   return `hello ${String(answer.content?.name)}`;
 });
+// A task that runs until cancelled; how many such tasks were cancelled here.
+let cancelledTasks = 0;
+mcp.tool('task_until_cancelled', { task: 'required' }, async (_args, ctx) => {
+  await ctx.task();
+  await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+  cancelledTasks++;
+  return 'cancelled';
+});
+mcp.tool('cancelled_tasks', {}, () => String(cancelledTasks));
 mcp.tool('hang', { description: 'Never answers' }, () => new Promise(() => {}));
 serveStdio(mcp);
