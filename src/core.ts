@@ -108,8 +108,8 @@ export interface MethodCall<Scope> {
   readonly principal: string;
   /** Logs an unexpected failure with this request (the server's `onError`). */
   reportError(error: unknown): void;
-  /** tools/call: this call becomes a task (2025: now; 2026: once its handler waits). */
-  planTask(ttlMs: number, immediate: boolean): void;
+  /** tools/call: this call becomes a task (2025: now; 2026: once its handler waits, or `onRequest`: once it calls `ctx.task()`). */
+  planTask(ttlMs: number, immediate: boolean, onRequest?: boolean): void;
   /** 2025: keeps a change to the session (log level, subscriptions) for its later requests, on any instance. */
   remember(patch: SessionPatch): MaybePromise<void>;
 }

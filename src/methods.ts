@@ -67,7 +67,7 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
   if (ttlMs === undefined) return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
   // The per-principal cap is counted by the store as it writes the task (one step, so across
   // instances too): planning must happen now, before the handler's first await, so no read first.
-  call.planTask(ttlMs, call.revision.tasksStartAtOnce);
+  call.planTask(ttlMs, call.revision.tasksStartAtOnce, tool.taskOnRequest === true);
   return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
 }
 

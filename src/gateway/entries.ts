@@ -29,6 +29,14 @@ function headersOf(schema: JsonObject): ToolEntry<unknown>['paramHeaders'] {
   }
 }
 
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** An upstream that runs tasks itself (2026 tasks extension): it decides when a call becomes one. */
+function runsTasks(upstream: ForwardSettings['upstream']): boolean {
+  const extensions = upstream.capabilities.extensions;
+  return isObject(extensions) && extensions[TASKS_EXTENSION] !== undefined;
+}
+
 function taskSupportOf(tool: JsonObject): ToolEntry<unknown>['task'] {
   const support = isObject(tool.execution) ? tool.execution.taskSupport : undefined;
   return support === 'optional' || support === 'required' ? support : 'forbidden';
@@ -48,8 +56,11 @@ export function toolEntry(tool: JsonObject, name: string, settings: ForwardSetti
     visible: rules.visible,
     scopes: rules.scopes,
     // A tool the upstream runs as a task runs as a task of the gateway: the caller gets the task
-    // machinery (tasks/get, input while it runs) here, and the upstream sees one long call.
+    // machinery (tasks/get, input while it runs) here. An upstream with tasks of its own makes the
+    // call a task when it creates one (its MRTR rounds before stay rounds; upstream-task.ts follows
+    // it); otherwise the call is a task at once and the upstream sees one long call.
     task: taskSupportOf(tool),
+    taskOnRequest: runsTasks(settings.upstream),
     handler: forwardCall as ToolEntry<unknown>['handler'],
   };
 }

@@ -34,6 +34,8 @@ function hooksFor(ctx: Context<unknown>, raised: { error?: ProtocolError }): Cal
       const level = LEVELS.has(params.level as string) ? (params.level as LoggingLevel) : 'info';
       ctx.log(level, params.data, typeof params.logger === 'string' ? params.logger : undefined);
     },
+    toTask: () => void ctx.task(),
+    closeStream: () => ctx.closeStream(),
     ask: async (method, params, key) => {
       try {
         return await askWith(ctx, method, params, key);

@@ -12,7 +12,7 @@ import { statelessMeta, withInputRounds } from './stateless.js';
 import { UpstreamInbound } from './inbound.js';
 import { PendingRequests } from './pending.js';
 import { withinTime } from './request-life.js';
-import { eventData } from './sse-reader.js';
+import { events } from './sse-reader.js';
 import { follow } from './follow.js';
 import { type CallHooks, type ConnectionListener, type Upstream, type UpstreamCommon, UpstreamUnavailable } from './types.js';
 
@@ -28,6 +28,8 @@ export interface HttpUpstreamOptions extends UpstreamCommon {
   fetch?: typeof fetch;
 }
 
+/** How many times one request's event stream is resumed after the upstream closed it early (SEP-1699). */
+const MAX_RESUMES = 8;
 const NAME_FIELD: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
 export class HttpUpstream implements Upstream {
@@ -83,7 +85,7 @@ export class HttpUpstream implements Upstream {
     await this.start();
     if (!this.#stateless) return this.#inSession(method, params, hooks);
     // 2026: input_required is answered by asking the caller (the era bridge, the other way).
-    return withInputRounds(this.name, params, hooks, (sent) => this.#exchange(method, sent, hooks));
+    return withInputRounds(this.name, method, params, hooks, (m, sent, detached) => this.#exchange(m, sent, detached ? { ...hooks, signal: undefined } : hooks));
   }
 
   /** 2025: a session the upstream no longer knows (it restarted) is opened again once, and the request sent again. */
@@ -210,7 +212,7 @@ export class HttpUpstream implements Upstream {
     const type = response.headers.get('content-type') ?? '';
     const fail = (error: unknown) => this.#pending.fail(id, error instanceof Error && hooks.signal?.aborted ? error : new UpstreamUnavailable(`Upstream ${this.name}: ${(error as Error)?.message ?? 'broken answer'}`));
     if (type.includes('text/event-stream') && response.body !== null) {
-      this.#readStream(response.body, hooks).then(() => fail(new Error('the event stream ended without an answer')), fail);
+      this.#followAnswer(id, response.body, hooks).then(() => fail(new Error('the event stream ended without an answer')), fail);
       return;
     }
     this.#readJson(response).then((message) => {
@@ -228,17 +230,41 @@ export class HttpUpstream implements Upstream {
     return message;
   }
 
-  async #readStream(body: ReadableStream<Uint8Array>, hooks: CallHooks): Promise<void> {
+  /**
+   * Reads a request's event stream. A 2025 upstream that ends it before the answer (SEP-1699 polling,
+   * its `closeStream()`) is resumed with a GET carrying the last event id, at most MAX_RESUMES times;
+   * the caller's stream is closed too (`ctx.closeStream()`), so a caller that resumes sees the same.
+   */
+  async #followAnswer(id: number, body: ReadableStream<Uint8Array>, hooks: CallHooks): Promise<void> {
+    let lastId = await this.#readStream(body, hooks);
+    for (let resumes = 0; resumes < MAX_RESUMES && lastId !== undefined && this.#session !== undefined && this.#pending.hooksOf(id) !== undefined; resumes++) {
+      hooks.closeStream?.();
+      const headers = { ...this.#headers(), accept: 'text/event-stream', 'last-event-id': lastId };
+      const response = await this.#fetch(this.options.url, { method: 'GET', headers, signal: hooks.signal });
+      if (!response.ok || response.body === null) {
+        await response.body?.cancel();
+        return;
+      }
+      lastId = (await this.#readStream(response.body, hooks)) ?? lastId;
+    }
+  }
+
+  /** Reads an event stream to its end; returns the last event id seen. */
+  async #readStream(body: ReadableStream<Uint8Array>, hooks: CallHooks): Promise<string | undefined> {
     const reply = (message: JsonObject) => void this.#postMessage(message).catch(() => {});
-    for await (const data of eventData(body, this.#max)) {
+    let lastId: string | undefined;
+    for await (const event of events(body, this.#max)) {
+      if (event.id !== undefined && event.id !== '') lastId = event.id;
+      if (event.data === undefined) continue;
       let message: unknown;
       try {
-        message = JSON.parse(data);
+        message = JSON.parse(event.data);
       } catch {
         continue;
       }
       if (isObject(message)) this.#inbound.receive(message, reply, hooks);
     }
+    return lastId;
   }
 
   #notify(method: string, params?: JsonObject): Promise<void> {

@@ -4,18 +4,35 @@
  */
 export class EventTooLarge extends Error {}
 
-function dataOf(block: string): string | undefined {
+/** One event: its data (undefined when it has none, e.g. a priming event) and its id, if any. */
+export interface StreamEvent {
+  data: string | undefined;
+  id: string | undefined;
+}
+
+function eventOf(block: string): StreamEvent {
   const data: string[] = [];
+  let id: string | undefined;
   for (const line of block.split(/\r\n|\r|\n/)) {
-    if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
-    else if (line === 'data') data.push('');
+    const field = line.startsWith('data') ? 'data' : line.startsWith('id') ? 'id' : undefined;
+    if (field === undefined) continue;
+    const rest = line.slice(field.length);
+    if (rest !== '' && !rest.startsWith(':')) continue;
+    const value = rest.slice(rest.startsWith(': ') ? 2 : 1);
+    if (field === 'data') data.push(value);
+    else id = value;
   }
-  return data.length === 0 ? undefined : data.join('\n');
+  return { data: data.length === 0 ? undefined : data.join('\n'), id };
+}
+
+/** The data of each event (events without data skipped). */
+export async function* eventData(body: ReadableStream<Uint8Array>, maxBytes: number): AsyncGenerator<string> {
+  for await (const event of events(body, maxBytes)) if (event.data !== undefined) yield event.data;
 }
 
 const BOUNDARY = /\r\n\r\n|\n\n|\r\r/;
 
-export async function* eventData(body: ReadableStream<Uint8Array>, maxBytes: number): AsyncGenerator<string> {
+export async function* events(body: ReadableStream<Uint8Array>, maxBytes: number): AsyncGenerator<StreamEvent> {
   const decoder = new TextDecoder();
   let buffer = '';
   const reader = body.getReader();
@@ -24,15 +41,14 @@ export async function* eventData(body: ReadableStream<Uint8Array>, maxBytes: num
       const { value, done } = await reader.read();
       buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
       for (let match = BOUNDARY.exec(buffer); match !== null; match = BOUNDARY.exec(buffer)) {
-        const data = dataOf(buffer.slice(0, match.index));
+        const block = buffer.slice(0, match.index);
         buffer = buffer.slice(match.index + match[0].length);
-        if (data !== undefined) yield data;
+        if (block.trim() !== '') yield eventOf(block);
       }
       if (buffer.length > maxBytes) throw new EventTooLarge(`an event over ${maxBytes} bytes`);
       if (done) break;
     }
-    const last = dataOf(buffer);
-    if (last !== undefined) yield last;
+    if (buffer.trim() !== '') yield eventOf(buffer);
   } finally {
     reader.releaseLock();
     body.cancel().catch(() => {});

@@ -8,6 +8,7 @@ import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/versions.js';
 import { BRIDGED_CAPABILITIES, GATEWAY_INFO, UPSTREAM_STATELESS_VERSION } from './handshake.js';
 import { type CallHooks, type UpstreamAsk, UpstreamUnavailable } from './types.js';
+import { followTask, type UpstreamSend } from './upstream-task.js';
 
 /** How many `input_required` rounds one request may take before the gateway gives up. */
 const MAX_ROUNDS = 8;
@@ -26,11 +27,16 @@ export function statelessMeta(params: JsonObject, id: number, hooks: CallHooks):
   };
 }
 
-/** Sends, and while the upstream answers `input_required`, asks the caller and sends again. */
-export async function withInputRounds(name: string, params: JsonObject, hooks: CallHooks, send: (params: JsonObject) => Promise<JsonObject>): Promise<JsonObject> {
+/** Sends, and while the upstream answers `input_required`, asks the caller and sends again; follows a task it creates. */
+export async function withInputRounds(name: string, method: string, params: JsonObject, hooks: CallHooks, send: UpstreamSend): Promise<JsonObject> {
   let sent = params;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const result = await send(sent);
+    const result = await send(method, sent);
+    // The upstream ran the call as a task (the caller declared the tasks extension): its end is the answer.
+    if (result.resultType === 'task') {
+      hooks.toTask?.();
+      return followTask(name, result, hooks, send);
+    }
     if (result.resultType !== 'input_required') return withoutResultType(result);
     sent = await answered(name, params, result, hooks);
   }

@@ -74,7 +74,7 @@ export class StdioUpstream implements Upstream {
   async request(method: string, params: JsonObject, hooks: CallHooks = {}): Promise<JsonObject> {
     await this.start();
     if (this.options.era !== 'stateless') return this.#exchange(method, params, hooks);
-    return withInputRounds(this.name, params, hooks, (sent) => this.#exchange(method, sent, hooks));
+    return withInputRounds(this.name, method, params, hooks, (m, sent, detached) => this.#exchange(m, sent, detached ? { ...hooks, signal: undefined } : hooks));
   }
 
   #exchange(method: string, params: JsonObject, hooks: CallHooks): Promise<JsonObject> {

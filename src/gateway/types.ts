@@ -22,6 +22,10 @@ export interface CallHooks {
   ask?(method: UpstreamAsk, params: JsonObject, key?: string): Promise<JsonObject>;
   /** The caller's client capabilities: what a 2026 upstream is told the client can answer. */
   capabilities?: JsonObject | undefined;
+  /** The upstream closed the request's stream to be resumed later (2025 SSE polling): close the caller's too. */
+  closeStream?(): void;
+  /** The upstream made the call a task of its own: the caller's call becomes a task too (`ctx.task()`). */
+  toTask?(): void;
 }
 
 /** A notification that concerns the whole upstream connection (list_changed, resources/updated). */

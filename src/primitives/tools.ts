@@ -68,6 +68,11 @@ export interface ToolEntry<Scope> {
   readonly visible: VisibleRule<Scope> | undefined;
   readonly scopes: readonly string[] | undefined;
   readonly task: TaskSupport;
+  /**
+   * A task only when the handler calls `ctx.task()`, even after it began waiting (a proxied tool:
+   * the upstream decides, its MRTR rounds stay plain rounds). Unset: a task once the handler waits.
+   */
+  readonly taskOnRequest?: boolean;
   readonly handler: (args: never, ctx: Context<Scope>) => unknown;
 }
 

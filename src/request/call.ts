@@ -39,6 +39,8 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
   #holdsSlot = false;
   /** Waiting for the handler's promise: an interrupt now settles the request. */
   #waiting = false;
+  /** The handler's promise being waited for: a late `ctx.task()` hands it off to the task. */
+  #work: Promise<JsonObject> | undefined;
   #settled = false;
   /** 2026: the answers the client gave so far (sealed in requestState, plus inputResponses). */
   #answers: JsonObject | undefined;
@@ -212,16 +214,24 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
    * one). 2025 (`immediate`): stored now, so even the handler's first elicit waits in the task.
    * 2026: it becomes one when the handler waits (see TaskHandOff.takes).
    */
-  planTask(ttlMs: number, immediate: boolean): void {
+  planTask(ttlMs: number, immediate: boolean, onRequest = false): void {
     const run = new TaskRun(this.core.tasks, this, this.principal, this.protocolVersion || 'unknown', ttlMs, this.client.capabilities);
     const host = { id: this.id, revision: this.revision, conclude: () => this.#conclude(), reply: (outcome: Outcome) => this.#reply(outcome), waitUntil: this.waitUntil };
-    this.#task = new TaskHandOff(run, { ...host, result: (result) => this.#result(result), failure: (error) => this.#failure(error) });
+    this.#task = new TaskHandOff(run, { ...host, result: (result) => this.#result(result), failure: (error) => this.#failure(error) }, onRequest);
     if (immediate) this.toTask();
   }
 
-  /** `ctx.task()`: store the task now, so input asked from here on waits in it; a no-op for a call that cannot be one. */
+  /**
+   * `ctx.task()`: store the task now, so input asked from here on waits in it; a no-op for a call that
+   * cannot be one. Called while the request already waits on the handler (a task on request), the
+   * creation result answers the request now and the handler's end settles the task.
+   */
   toTask(): void {
-    if (this.#task?.store()) this.#broker = this.#task.run;
+    if (!this.#task?.store()) return;
+    this.#broker = this.#task.run;
+    if (!this.#waiting || this.#work === undefined) return;
+    const outcome = this.#task.handOff(this.#work);
+    if (outcome !== undefined) this.#reply(outcome);
   }
 
   /**
@@ -250,6 +260,7 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
    * when its handler returns. (A synchronous handler cannot go idle, so the clock starts here.)
    */
   #wait(work: Promise<JsonObject>): undefined {
+    this.#work = work;
     if (!this.spec.stream) {
       this.#waiting = true;
       this.core.idle.watch(this);

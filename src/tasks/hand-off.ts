@@ -34,6 +34,8 @@ export class TaskHandOff {
   constructor(
     readonly run: TaskRun,
     readonly host: HandOffHost,
+    /** A task only once stored (`ctx.task()`), never merely because the handler waits. */
+    readonly onRequest = false,
   ) {}
 
   /**
@@ -78,7 +80,7 @@ export class TaskHandOff {
    */
   takes(work: JsonObject | Promise<JsonObject>, broker: InputBroker | undefined): boolean {
     if (this.#storing) return true;
-    return work instanceof Promise && !(broker instanceof MrtrBroker && Object.keys(broker.inputRequests).length > 0);
+    return !this.onRequest && work instanceof Promise && !(broker instanceof MrtrBroker && Object.keys(broker.inputRequests).length > 0);
   }
 
   /** The request's reply becomes the creation result; the handler goes on, and its end settles the task. */
