@@ -6,14 +6,19 @@
 import type { MiniMCPOptions } from '../options.js';
 import { MiniMCP } from '../server.js';
 import type { Proxied, UpstreamSpec } from './attach.js';
+import type { ClientCredentialsOptions } from './oauth-client.js';
 
 export const PROXY_USAGE = `Usage:
   minimcp proxy [--port N] [--host H] (--stdio "<command line>" | --http <url> | --mount name=<command line or url> ...)
                 [--header "Name: value" ...] [--per-principal]
+                [--upstream-client-id ID --upstream-client-secret-env NAME (--upstream-token-url URL | --upstream-issuer URL)
+                 [--upstream-scope "a b"] [--upstream-resource URL]]
                 [--auth-issuer <issuer URL> [--auth-resource <this server's URL>] [--auth-scopes "a b"]]
       Serves the upstream(s) at http://H:N/mcp in both protocol eras. --mount (repeatable) serves several,
       each under its name (tools name_tool, resources name+uri). --header is sent to HTTP upstreams (their
-      own credentials; a caller's token is never passed on). --per-principal runs one stdio child per
+      own credentials; a caller's token is never passed on). --upstream-client-id makes the gateway an
+      OAuth client of its own for them (client-credentials grant; the secret is read from the environment
+      variable NAME, never from the command line; the resource defaults to each upstream's URL). --per-principal runs one stdio child per
       caller. With --auth-issuer every request needs an access token from that issuer for this resource.
       REDIS_URL (with MINIMCP_SECRET) shares sessions and MRTR state between instances; each instance
       still runs its own stdio children, so what a stdio upstream keeps in memory is per instance.`;
@@ -38,8 +43,27 @@ function takeAll(args: string[], name: string): string[] {
 
 const take = (args: string[], name: string): string | undefined => takeAll(args, name).at(-1);
 
-function specOf(target: string, headers: Record<string, string>, perPrincipal: boolean): UpstreamSpec {
-  if (/^https?:\/\//i.test(target)) return { url: target, headers };
+/** The gateway's own OAuth client for HTTP upstreams; the secret comes from the environment only. */
+function oauthOf(args: string[], env: Record<string, string | undefined>): ClientCredentialsOptions | undefined {
+  const clientId = take(args, '--upstream-client-id');
+  const secretEnv = take(args, '--upstream-client-secret-env');
+  const tokenUrl = take(args, '--upstream-token-url');
+  const issuer = take(args, '--upstream-issuer');
+  const scope = take(args, '--upstream-scope');
+  const resource = take(args, '--upstream-resource');
+  if (clientId === undefined) {
+    if (secretEnv ?? tokenUrl ?? issuer ?? scope ?? resource) throw new Error('The --upstream-* options need --upstream-client-id');
+    return undefined;
+  }
+  if (secretEnv === undefined) throw new Error('--upstream-client-id needs --upstream-client-secret-env NAME (the secret is read from that environment variable)');
+  const clientSecret = env[secretEnv];
+  if (!clientSecret) throw new Error(`The environment variable ${secretEnv} (--upstream-client-secret-env) is not set`);
+  if ((tokenUrl === undefined) === (issuer === undefined)) throw new Error('--upstream-client-id needs one of --upstream-token-url or --upstream-issuer');
+  return { clientId, clientSecret, ...(tokenUrl !== undefined && { tokenUrl }), ...(issuer !== undefined && { issuer }), ...(scope !== undefined && { scope }), ...(resource !== undefined && { resource }) };
+}
+
+function specOf(target: string, headers: Record<string, string>, perPrincipal: boolean, oauth?: ClientCredentialsOptions): UpstreamSpec {
+  if (/^https?:\/\//i.test(target)) return { url: target, headers, ...(oauth !== undefined && { oauth: { resource: target, ...oauth } }) };
   return perPrincipal ? { stdio: target, perPrincipal: true } : { stdio: target };
 }
 
@@ -63,13 +87,14 @@ export function proxyArgs(argv: readonly string[], env: Record<string, string | 
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Not a port: ${portText}`);
   const host = take(args, '--host') ?? '127.0.0.1';
   const headers = headersOf(takeAll(args, '--header'));
+  const oauth = oauthOf(args, env);
   const upstreams: ProxyArgs['upstreams'] = [];
   for (const command of takeAll(args, '--stdio')) upstreams.push({ name: undefined, spec: specOf(command, headers, perPrincipal) });
-  for (const url of takeAll(args, '--http')) upstreams.push({ name: undefined, spec: specOf(url, headers, perPrincipal) });
+  for (const url of takeAll(args, '--http')) upstreams.push({ name: undefined, spec: specOf(url, headers, perPrincipal, oauth) });
   for (const mount of takeAll(args, '--mount')) {
     const eq = mount.indexOf('=');
     if (eq <= 0) throw new Error(`--mount needs name=<command line or url>, got ${mount}`);
-    upstreams.push({ name: mount.slice(0, eq), spec: specOf(mount.slice(eq + 1), headers, perPrincipal) });
+    upstreams.push({ name: mount.slice(0, eq), spec: specOf(mount.slice(eq + 1), headers, perPrincipal, oauth) });
   }
   const issuer = take(args, '--auth-issuer');
   const resource = take(args, '--auth-resource') ?? `http://${host}:${port}/mcp`;

@@ -14,6 +14,7 @@ import { PendingRequests } from './pending.js';
 import { withinTime } from './request-life.js';
 import { events } from './sse-reader.js';
 import { follow } from './follow.js';
+import { ClientCredentials, type ClientCredentialsOptions } from './oauth-client.js';
 import { type CallHooks, type ConnectionListener, type Upstream, type UpstreamCommon, UpstreamUnavailable } from './types.js';
 
 class SessionLost extends UpstreamUnavailable {}
@@ -24,6 +25,11 @@ export interface HttpUpstreamOptions extends UpstreamCommon {
   headers?: Record<string, string>;
   /** 'handshake' (2025), 'stateless' (2026) or 'auto' (the default: `server/discover`, else `initialize`). */
   era?: 'handshake' | 'stateless' | 'auto';
+  /**
+   * The gateway's own OAuth client for this upstream (client-credentials grant): its token goes in
+   * `authorization` on every request, renewed before it expires and once when the upstream answers 401.
+   */
+  oauth?: ClientCredentialsOptions | ClientCredentials;
   /** The fetch to use (tests, proxies of the network kind); default: the global one. */
   fetch?: typeof fetch;
 }
@@ -44,6 +50,7 @@ export class HttpUpstream implements Upstream {
   readonly #inbound: UpstreamInbound;
   readonly #fetch: typeof fetch;
   readonly #max: number;
+  readonly #oauth: ClientCredentials | undefined;
 
   constructor(private readonly options: HttpUpstreamOptions) {
     this.name = options.name ?? 'upstream';
@@ -51,6 +58,24 @@ export class HttpUpstream implements Upstream {
     this.#inbound = new UpstreamInbound(this.#pending, (line) => log(`[minimcp gateway ${this.name}] ${line}`));
     this.#fetch = options.fetch ?? fetch;
     this.#max = options.maxMessageBytes ?? 4 * 1_048_576;
+    const oauth = options.oauth;
+    this.#oauth = oauth === undefined || oauth instanceof ClientCredentials ? oauth : new ClientCredentials({ fetch: this.#fetch, ...oauth });
+  }
+
+  /**
+   * Every HTTP exchange with the upstream. With an OAuth client, its token is added; a 401 drops that
+   * token and the request is sent once more with a new one; a second 401 fails clearly.
+   */
+  async #send(init: RequestInit & { headers: Record<string, string> }): Promise<Response> {
+    if (this.#oauth === undefined) return this.#fetch(this.options.url, init);
+    for (let attempt = 0; ; attempt++) {
+      const token = await this.#oauth.token();
+      const response = await this.#fetch(this.options.url, { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } });
+      if (response.status !== 401) return response;
+      await response.body?.cancel();
+      this.#oauth.refused(token);
+      if (attempt > 0) throw new UpstreamUnavailable(`Upstream ${this.name} refused the gateway's access token (HTTP 401, also after getting a new one)`);
+    }
   }
 
   get capabilities(): JsonObject {
@@ -78,7 +103,7 @@ export class HttpUpstream implements Upstream {
     this.#pending.failAll(`Upstream ${this.name} closed`);
     const session = this.#session;
     this.#session = undefined;
-    if (session !== undefined) await this.#fetch(this.options.url, { method: 'DELETE', headers: this.#headers() }).then((r) => r.body?.cancel(), () => {});
+    if (session !== undefined) await this.#send({ method: 'DELETE', headers: this.#headers() }).then((r) => r.body?.cancel(), () => {});
   }
 
   async request(method: string, params: JsonObject, hooks: CallHooks = {}): Promise<JsonObject> {
@@ -122,7 +147,7 @@ export class HttpUpstream implements Upstream {
     const headers = this.#stateless ? this.#headers('subscriptions/listen') : { ...this.#headers(), accept: 'text/event-stream' };
     const filter = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true };
     const body = this.#stateless ? JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'subscriptions/listen', params: statelessMeta({ notifications: filter }, 0, {}) }) : undefined;
-    const response = await this.#fetch(this.options.url, { method: this.#stateless ? 'POST' : 'GET', headers, body, signal });
+    const response = await this.#send({ method: this.#stateless ? 'POST' : 'GET', headers, body: body ?? null, signal });
     if (response.ok) return response;
     await response.body?.cancel();
     return undefined;
@@ -186,10 +211,11 @@ export class HttpUpstream implements Upstream {
     settled.catch(() => {});
     try {
       const body = JSON.stringify({ jsonrpc: '2.0', id, method, params: this.#meta(params, id, hooks) });
-      const response = await this.#fetch(this.options.url, { method: 'POST', headers: this.#headers(method, params), body, signal: controller.signal });
+      const response = await this.#send({ method: 'POST', headers: this.#headers(method, params), body, signal: controller.signal });
       this.#readAnswer(id, response, hooks);
     } catch (error) {
-      this.#pending.fail(id, hooks.signal?.aborted ? (error as Error) : new UpstreamUnavailable(`Upstream ${this.name} could not be reached`));
+      const unavailable = error instanceof UpstreamUnavailable ? error : new UpstreamUnavailable(`Upstream ${this.name} could not be reached`);
+      this.#pending.fail(id, hooks.signal?.aborted ? (error as Error) : unavailable);
     }
     return { answer: settled };
   }
@@ -240,7 +266,7 @@ export class HttpUpstream implements Upstream {
     for (let resumes = 0; resumes < MAX_RESUMES && lastId !== undefined && this.#session !== undefined && this.#pending.hooksOf(id) !== undefined; resumes++) {
       hooks.closeStream?.();
       const headers = { ...this.#headers(), accept: 'text/event-stream', 'last-event-id': lastId };
-      const response = await this.#fetch(this.options.url, { method: 'GET', headers, signal: hooks.signal });
+      const response = await this.#send({ method: 'GET', headers, signal: hooks.signal ?? null });
       if (!response.ok || response.body === null) {
         await response.body?.cancel();
         return;
@@ -274,7 +300,7 @@ export class HttpUpstream implements Upstream {
   /** A notification or a response to the upstream's request: accepted with 202, nothing to read. */
   async #postMessage(message: JsonObject): Promise<void> {
     const method = typeof message.method === 'string' ? message.method : undefined;
-    const response = await this.#fetch(this.options.url, { method: 'POST', headers: this.#headers(method), body: JSON.stringify(message) });
+    const response = await this.#send({ method: 'POST', headers: this.#headers(method), body: JSON.stringify(message) });
     await response.body?.cancel();
   }
 }

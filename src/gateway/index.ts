@@ -9,6 +9,7 @@ export { attachUpstream, upstreamOf, type Proxied, type ProxyOptions, type Upstr
 export { HttpUpstream, type HttpUpstreamOptions } from './http-upstream.js';
 export { StdioUpstream, type StdioUpstreamOptions } from './stdio-upstream.js';
 export { PerPrincipalUpstream, type PerPrincipalOptions } from './per-principal.js';
+export { ClientCredentials, type ClientCredentialsOptions } from './oauth-client.js';
 export { splitCommandLine } from './command-line.js';
 export { UpstreamError, UpstreamUnavailable, type CallHooks, type Upstream, type UpstreamAsk, type UpstreamCommon } from './types.js';
 

@@ -25,6 +25,18 @@ describe('proxyArgs', () => {
     expect(proxyArgs(['--stdio', 'node s.js', '--per-principal'], { PORT: '9' }).upstreams).toEqual([{ name: undefined, spec: { stdio: 'node s.js', perPrincipal: true } }]);
   });
 
+  it("reads the gateway's own OAuth client, its secret from the environment only", () => {
+    const argv = ['--http', 'http://127.0.0.1:9/mcp', '--upstream-client-id', 'gw', '--upstream-client-secret-env', 'GW_SECRET', '--upstream-issuer', 'https://id.example.com', '--upstream-scope', 'mcp:tools'];
+    expect(proxyArgs(argv, { GW_SECRET: 's3cret' }).upstreams).toEqual([{
+      name: undefined,
+      spec: { url: 'http://127.0.0.1:9/mcp', headers: {}, oauth: { resource: 'http://127.0.0.1:9/mcp', clientId: 'gw', clientSecret: 's3cret', issuer: 'https://id.example.com', scope: 'mcp:tools' } },
+    }]);
+    expect(() => proxyArgs(argv, {})).toThrow(/GW_SECRET .* is not set/);
+    expect(() => proxyArgs(['--http', 'http://127.0.0.1:9/mcp', '--upstream-client-id', 'gw', '--upstream-issuer', 'https://id.example.com'])).toThrow(/--upstream-client-secret-env/);
+    expect(() => proxyArgs(['--http', 'http://127.0.0.1:9/mcp', '--upstream-client-id', 'gw', '--upstream-client-secret-env', 'GW_SECRET'], { GW_SECRET: 's' })).toThrow(/--upstream-token-url or --upstream-issuer/);
+    expect(() => proxyArgs(['--http', 'http://127.0.0.1:9/mcp', '--upstream-issuer', 'https://id.example.com'])).toThrow(/need --upstream-client-id/);
+  });
+
   it('refuses what it does not understand', () => {
     expect(() => proxyArgs([])).toThrow(/Usage/);
     expect(() => proxyArgs(['--stdio', 'a', '--http', 'http://127.0.0.1:1/mcp'])).toThrow(/More than one unnamed upstream/);
