@@ -103,7 +103,10 @@ export class ClientCredentials {
     const answer = await this.#ask(await this.#endpoint(), { method: 'POST', headers, body: form.toString() });
     const token = answer.access_token;
     if (typeof token !== 'string' || token === '') throw new UpstreamUnavailable(`The token endpoint gave client ${clientId} no access_token`);
-    const lifetime = typeof answer.expires_in === 'number' && answer.expires_in > 0 ? answer.expires_in * 1000 : undefined;
+    // A DPoP-bound token would be refused as a bearer token: say so rather than fail at the upstream.
+    if (typeof answer.token_type === 'string' && answer.token_type.toLowerCase() !== 'bearer') throw new UpstreamUnavailable(`The token endpoint gave client ${clientId} a ${answer.token_type} token, not a Bearer one`);
+    const seconds = Number(answer.expires_in); // some servers send it as a string
+    const lifetime = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
     this.#token = token;
     this.#expiresAt = lifetime === undefined ? Number.POSITIVE_INFINITY : started + lifetime - Math.min(EARLY_MS, lifetime / 2);
     return token;

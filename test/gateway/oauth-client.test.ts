@@ -187,6 +187,21 @@ describe('ClientCredentials', () => {
     }
   });
 
+  it('refuses a token that is not a Bearer one, and reads expires_in sent as a string', async () => {
+    const answers = [{ access_token: 'bound', token_type: 'DPoP', expires_in: 60 }, { access_token: 'a', token_type: 'bearer', expires_in: '3600' }, { access_token: 'b', token_type: 'Bearer' }];
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answers.shift())));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new ClientCredentials({ tokenUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`, clientId: 'c', clientSecret: 's' });
+      await expect(client.token()).rejects.toThrow(/a DPoP token, not a Bearer one/);
+      expect(await client.token()).toBe('a');
+      expect(await client.token()).toBe('a'); // kept for its hour, not asked again
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('an HttpUpstream whose token endpoint refuses it does not start, and says why', async () => {
     const upstream = new HttpUpstream({ url: upstreamUrl, era: 'stateless', oauth: { tokenUrl: issuer.tokenEndpoint, clientId: 'alice-app', clientSecret: 'nope-secret' }, log: () => {} });
     await expect(upstream.start()).rejects.toThrow(/refused client alice-app/);
