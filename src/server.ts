@@ -311,6 +311,8 @@ export class MiniMCP<Scope = unknown> {
       use: (hooks) => void this.use(hooks),
       method: (name, options, handler) => void this.method(name, options, handler),
       notifyResourceUpdated: (uri) => this.notifyResourceUpdated(uri),
+      skills: () => this.#skills,
+      skillHost: () => this.#skillSet({}),
     };
   }
 

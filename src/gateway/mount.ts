@@ -10,7 +10,8 @@ import { ATTACH, type Attachable, type AttachPoint } from '../primitives/attach-
 import type { PromptEntry } from '../primitives/prompts.js';
 import type { ToolEntry } from '../primitives/tools.js';
 import type { Caller } from '../primitives/visibility.js';
-import { Naming } from './naming.js';
+import { MountNaming, mountedSkills } from './mount-skills.js';
+import type { Naming } from './naming.js';
 
 export interface Mounted {
   /** Removes what was mounted and stops following the child. */
@@ -49,12 +50,20 @@ function mountAll(parent: Point, child: Point, naming: Naming): (() => boolean)[
 }
 
 export function mountServer(parent: Attachable<unknown>, name: string, child: Attachable<unknown>): Mounted {
-  const naming = new Naming(name);
+  const naming = new MountNaming(name);
   if (naming.namespace === undefined) throw new Error('mount needs a name');
   const into = parent[ATTACH]();
   const from = child[ATTACH]();
   let removers = mountAll(into, from, naming);
+  // The child's skills: served by the parent's skills methods, once the child has any.
+  let stopSkills: (() => void) | undefined;
+  const followSkills = () => {
+    const skills = from.skills();
+    if (stopSkills === undefined && skills !== undefined) stopSkills = into.skillHost().addSource(mountedSkills(skills, naming));
+  };
+  followSkills();
   const remount = () => {
+    followSkills();
     const before = removers;
     removers = mountAll(into, from, naming);
     // What the child no longer has: the entries the new pass did not replace remove themselves only if still theirs.
@@ -67,6 +76,7 @@ export function mountServer(parent: Attachable<unknown>, name: string, child: At
   return {
     close: () => {
       stop();
+      stopSkills?.();
       for (const remove of removers) remove();
     },
   };

@@ -10,6 +10,7 @@ import type { Telemetry } from '../telemetry/types.js';
 import type { PromptRegistry } from './prompts.js';
 import type { ResourceRegistry } from './resources.js';
 import type { ToolRegistry } from './tools.js';
+import type { SkillSet } from '../skills/serve.js';
 
 export const ATTACH: unique symbol = Symbol('minimcp.attach');
 
@@ -26,6 +27,10 @@ export interface AttachPoint<Scope = unknown> {
   /** Adds hooks around dispatch (the gateway sees subscriptions go by, to subscribe upstream). */
   use(hooks: Hooks<Scope>): void;
   notifyResourceUpdated(uri: string): void;
+  /** The server's skills, if it serves any. */
+  skills(): SkillSet<Scope> | undefined;
+  /** The server's skills, made (with the skills methods) if it has none yet: a mount serves its child's through it. */
+  skillHost(): SkillSet<Scope>;
 }
 
 /** What a server offers to attach to (MiniMCP does). */

@@ -56,12 +56,26 @@ function params(uri: 'uri' | 'none'): StandardSchemaV1<JsonObject> {
 const URI_PARAMS = params('uri');
 const LIST_PARAMS = params('none');
 
+/**
+ * Skills served by this set without being its own (a mounted server's, src/gateway/mount-skills.ts):
+ * answers for one caller, already in this server's URIs, and with its own visibility applied.
+ */
+export interface SkillSource<Scope> {
+  /** The `skills/list` entries this caller may see. */
+  entries(caller: Caller<Scope>): JsonObject[];
+  /** The entry of the skill at `uri`, if it has it and the caller may see it. */
+  entry(uri: string, caller: Caller<Scope>): JsonObject | undefined;
+  /** The children of the directory `uri`, if it has it and the caller may see it. */
+  directory(uri: string, caller: Caller<Scope>): readonly JsonObject[] | undefined;
+}
+
 /** Every skill of one server, by the URI of its SKILL.md, in registration order. */
 export class SkillSet<Scope> {
   readonly #skills = new Map<string, Skill<Scope>>();
   /** Directory URI -> the skill it belongs to (a nested skill's directories belong to both: the innermost wins). */
   readonly #directories = new Map<string, Skill<Scope>>();
   readonly #settings: SkillSettings<Scope>;
+  readonly #sources = new Set<SkillSource<Scope>>();
 
   constructor(host: SkillHost<Scope>, settings: SkillSettings<Scope>) {
     this.#settings = settings;
@@ -83,6 +97,36 @@ export class SkillSet<Scope> {
 
   has(uri: string): boolean {
     return this.#skills.has(uri);
+  }
+
+  /** Serves another set's skills too (a mount); returns the function that stops. */
+  addSource(source: SkillSource<Scope>): () => void {
+    this.#sources.add(source);
+    return () => void this.#sources.delete(source);
+  }
+
+  /** This set's own `skills/list` entries the caller may see. */
+  entries(caller: Caller<Scope>): JsonObject[] {
+    return [...this.#skills.values()].filter((s) => this.#mayUse(s, caller)).map((s) => s.entry);
+  }
+
+  entry(uri: string, caller: Caller<Scope>): JsonObject | undefined {
+    const skill = this.#skills.get(uri);
+    return skill !== undefined && this.#mayUse(skill, caller) ? skill.entry : undefined;
+  }
+
+  directory(uri: string, caller: Caller<Scope>): readonly JsonObject[] | undefined {
+    const skill = this.#directories.get(uri);
+    return skill !== undefined && this.#mayUse(skill, caller) ? skill.directories.get(uri) : undefined;
+  }
+
+  /** The first answer of this set, then of its sources; a URI the server's filter hides has none. */
+  #find<T>(uri: string, caller: Caller<Scope>, ask: (source: SkillSource<Scope>) => T | undefined): T | undefined {
+    for (const source of [this, ...this.#sources]) {
+      const found = ask(source);
+      if (found !== undefined) return source === this || !this.#settings.hidden(uri, caller) ? found : undefined;
+    }
+    return undefined;
   }
 
   /** Serves a built skill: its files as resources, its entry in the lists. A URI served twice is refused. */
@@ -115,23 +159,24 @@ export class SkillSet<Scope> {
   }
 
   #list(params: JsonObject, ctx: Context<Scope>): JsonObject {
-    const entries = [...this.#skills.values()].filter((s) => this.#mayUse(s, ctx)).map((s) => s.entry);
+    const mounted = [...this.#sources].flatMap((source) => source.entries(ctx)).filter((entry) => !this.#settings.hidden(String(entry.uri), ctx));
+    const entries = [...this.entries(ctx), ...mounted];
     const { page, nextCursor } = paginate(entries, params.cursor, this.#settings.pageSize);
     return this.#private(nextCursor === undefined ? { skills: page } : { skills: page, nextCursor }, ctx);
   }
 
   #get(params: JsonObject, ctx: Context<Scope>): JsonObject {
     const uri = params.uri as string;
-    const skill = this.#skills.get(uri);
-    if (skill === undefined || !this.#mayUse(skill, ctx)) throw invalidParams(`No skill is served at ${uri}`, { uri });
-    return this.#private({ skill: skill.entry }, ctx);
+    const entry = this.#find(uri, ctx, (source) => source.entry(uri, ctx));
+    if (entry === undefined) throw invalidParams(`No skill is served at ${uri}`, { uri });
+    return this.#private({ skill: entry }, ctx);
   }
 
   #readDirectory(params: JsonObject, ctx: Context<Scope>): JsonObject {
     const uri = params.uri as string;
-    const skill = this.#directories.get(uri);
-    if (skill === undefined || !this.#mayUse(skill, ctx)) throw invalidParams(`${uri} is not a directory resource`, { uri });
-    const { page, nextCursor } = paginate(skill.directories.get(uri)!, params.cursor, this.#settings.pageSize);
+    const children = this.#find(uri, ctx, (source) => source.directory(uri, ctx));
+    if (children === undefined) throw invalidParams(`${uri} is not a directory resource`, { uri });
+    const { page, nextCursor } = paginate(children, params.cursor, this.#settings.pageSize);
     return nextCursor === undefined ? { resources: page } : { resources: page, nextCursor };
   }
 }

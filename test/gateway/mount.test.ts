@@ -59,4 +59,28 @@ describe('mount', () => {
     expect(parent.tools.list()).toEqual([]);
     expect(parent.resources.list()).toEqual([]);
   });
+
+  it("serves the child's skills under skill://<name>/…, with the child's visibility, and close() removes them", async () => {
+    const kid = new MiniMCP<{ role?: string }>({ name: 'child', version: '1.0.0' });
+    const parent = new MiniMCP<{ role?: string }>({ name: 'parent', version: '1.0.0' });
+    const mounted = parent.mount('kid', kid); // the child has no skills yet: they are followed once it does
+    await kid.skill({ path: 'greet', files: { 'SKILL.md': '---\nname: greet\ndescription: Says hello\n---\nSay hi.', 'templates/hi.txt': 'hi' } });
+    await kid.skill({ path: 'vault', visible: (caller) => caller.scope?.role === 'admin', files: { 'SKILL.md': '---\nname: vault\ndescription: Admin only\n---\nx' } });
+    const listed = async (scope?: { role?: string }) => ((await handle(parent, 'skills/list', {}, scope)).result!.skills as { uri: string; resources: { uri: string }[] }[]);
+    const user = await listed({ role: 'user' });
+    expect(user.map((s) => s.uri)).toEqual(['skill://kid/greet/SKILL.md']);
+    expect(user[0]!.resources.map((r) => r.uri)).toEqual(['skill://kid/greet/SKILL.md', 'skill://kid/greet/templates/hi.txt']);
+    expect((await listed({ role: 'admin' })).map((s) => s.uri)).toEqual(['skill://kid/greet/SKILL.md', 'skill://kid/vault/SKILL.md']);
+    expect((await handle(parent, 'skills/get', { uri: 'skill://kid/vault/SKILL.md' }, { role: 'user' })).error?.code).toBe(-32602);
+    expect(((await handle(parent, 'skills/get', { uri: 'skill://kid/greet/SKILL.md' })).result!.skill as { uri: string }).uri).toBe('skill://kid/greet/SKILL.md');
+    expect((await handle(parent, 'resources/read', { uri: 'skill://kid/greet/templates/hi.txt' })).result).toEqual({
+      contents: [{ uri: 'skill://kid/greet/templates/hi.txt', mimeType: 'text/plain', text: 'hi' }],
+    });
+    const directory = (await handle(parent, 'resources/directory/read', { uri: 'skill://kid/greet' })).result!.resources as { uri: string }[];
+    expect(directory.map((r) => r.uri)).toEqual(['skill://kid/greet/SKILL.md', 'skill://kid/greet/templates']);
+    expect((await handle(parent, 'resources/read', { uri: 'skill://greet/SKILL.md' })).error?.code).toBe(-32602); // only under the namespace
+    mounted.close();
+    expect((await listed()).length).toBe(0);
+    expect((await handle(parent, 'skills/get', { uri: 'skill://kid/greet/SKILL.md' })).error?.code).toBe(-32602);
+  });
 });
