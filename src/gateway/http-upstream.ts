@@ -70,7 +70,9 @@ export class HttpUpstream implements Upstream {
     if (this.#oauth === undefined) return this.#fetch(this.options.url, init);
     for (let attempt = 0; ; attempt++) {
       const token = await this.#oauth.token();
-      const response = await this.#fetch(this.options.url, { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } });
+      // The client's token replaces any static authorization header, whatever its case.
+      const headers = Object.fromEntries(Object.entries(init.headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
+      const response = await this.#fetch(this.options.url, { ...init, headers: { ...headers, authorization: `Bearer ${token}` } });
       if (response.status !== 401) return response;
       await response.body?.cancel();
       this.#oauth.refused(token);

@@ -49,7 +49,8 @@ beforeAll(async () => {
 
   const mcp = new MiniMCP({ name: 'gateway', version: '1.0.0', onError: () => {} });
   const oauth = { issuer: issuer.issuer, clientId: 'alice-app', clientSecret: ALICE_SECRET, resource: upstreamUrl, scope: 'mcp:tools', fetch: countingFetch };
-  proxied = await mcp.proxy({ url: upstreamUrl, era: 'stateless', oauth, log: () => {} });
+  // A static Authorization header (any case) is replaced by the client's token, never sent beside it.
+  proxied = await mcp.proxy({ url: upstreamUrl, era: 'stateless', oauth, headers: { Authorization: 'Bearer static-one' }, log: () => {} });
   const gatewayPort = 0;
   gateway = await serve(mcp, { port: gatewayPort, auth: oauthResourceServer({ issuer: issuer.issuer, resource: 'http://gateway.test/mcp', introspection: issuer.resourceServerClient }) });
 }, 30_000);
@@ -85,6 +86,7 @@ describe('the gateway as an OAuth client of its upstream', () => {
     const answer = await callWhoami(callerToken);
     expect(answer.result?.content).toEqual([{ type: 'text', text: 'alice-app' }]);
     expect(seen).not.toContain(callerToken);
+    expect(seen.some((token) => token.includes('static-one'))).toBe(false);
     expect(new Set(seen).size).toBe(1); // one token for discover and the call: kept, not asked for each request
     expect(tokenRequests).toBe(1);
   });
