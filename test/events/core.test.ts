@@ -174,3 +174,23 @@ describe('events/stream without a channel to stream on', () => {
     expect((await modern(mcp, 'events/stream', { name: 'incident.created' })).error).toMatchObject({ code: -32603 });
   });
 });
+
+describe('a push stream whose access is revoked', () => {
+  it('is terminated with Forbidden at the next heartbeat, and its place is given back', async () => {
+    const allowed = new Set(['ada']);
+    const mcp = new MiniMCP<{ principal?: string }>({ name: 'r', version: '1', onError: () => {}, maxStreams: 1 });
+    mcp.configureEvents({ heartbeatMs: 20 });
+    mcp.event('secret.thing', { description: 's', payload: { type: 'object' }, visible: ({ scope }) => allowed.has(scope?.principal ?? '') });
+    const { createTestClient } = await import('../../src/testing/index.js');
+    const client = createTestClient(mcp, { era: '2026-07-28', scope: { principal: 'ada' } });
+    const stream = await client.streamEvents('secret.thing');
+    allowed.delete('ada');
+    const { until } = await import('../support/until.js');
+    await until(() => stream.notifications, (n) => n.some((x) => x.method === 'notifications/events/terminated'));
+    expect(stream.notifications.at(-1)!.params).toMatchObject({ error: { code: -32024 } });
+    allowed.add('ada');
+    const again = await client.streamEvents('secret.thing'); // maxStreams is 1: the terminated stream released its place
+    await again.close();
+    await stream.close();
+  });
+});
