@@ -97,9 +97,13 @@ export class Webhooks<Scope> {
     return error;
   }
 
-  /** The TTL granted: the default when none is asked, clamped to the bounds; null (no expiry) gets the longest. */
-  #grant(ttlMs: unknown): number {
-    if (typeof ttlMs !== 'number') return ttlMs === null ? this.bounds.maxTtlMs : this.bounds.defaultTtlMs;
+  /**
+   * The TTL granted: the default when none is asked, clamped to the bounds. `null` (no expiry) is
+   * granted where the records survive restarts (a durable store, Redis); elsewhere it gets the longest.
+   */
+  #grant(ttlMs: unknown): number | null {
+    if (ttlMs === null) return this.store.durable === true ? null : this.bounds.maxTtlMs;
+    if (typeof ttlMs !== 'number') return this.bounds.defaultTtlMs;
     return Math.min(Math.max(ttlMs, this.bounds.minTtlMs), this.bounds.maxTtlMs);
   }
 
@@ -115,15 +119,16 @@ export class Webhooks<Scope> {
     const rotated = existing !== undefined && existing.secrets[0]!.secret !== secret;
     const secrets = existing === undefined ? [{ secret }] : rotated ? [{ secret }, { secret: existing.secrets[0]!.secret, until: now + this.bounds.secretGraceMs }] : existing.secrets;
     const grant = this.#grant(params.ttlMs);
-    const record: SubscriptionRecord = { id, principal, url, name: subscription.type.name, args: subscription.args, secrets, expiresAt: now + grant };
+    const record: SubscriptionRecord = { id, principal, url, name: subscription.type.name, args: subscription.args, secrets, expiresAt: grant === null ? null : now + grant };
     try {
-      await this.settings.engine.verify(targetOf(record, now));
+      // Without expiry, the endpoint's verification is kept as long as the subscription.
+      await this.settings.engine.verify(targetOf(record, now), grant === null ? { keepMs: null } : undefined);
     } catch (error) {
       throw this.#mapped(error);
     }
     const stored = await this.store.put(record, this.bounds);
     if (stored !== 'stored') throw this.service.errors.exhausted('subscriptions', stored === 'principal' ? this.bounds.perPrincipal : this.bounds.total);
-    const result: JsonObject = { id, refreshBefore: new Date(now + grant).toISOString(), ...(await this.#start(record, subscription, from, maxAgeOf(params), ctx)) };
+    const result: JsonObject = { id, refreshBefore: grant === null ? null : new Date(now + grant).toISOString(), ...(await this.#start(record, subscription, from, maxAgeOf(params), ctx)) };
     if (existing !== undefined) {
       await this.settings.engine.reactivate(id);
       const status = await this.settings.engine.status(id);
