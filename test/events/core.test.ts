@@ -108,9 +108,9 @@ describe('events/poll', () => {
     const { mcp, incident } = incidents();
     const start = await modern(mcp, 'events/poll', { name: 'incident.created', cursor: null });
     await incident.emit({ id: 'old', service: 's', severity: 'low' });
-    await new Promise((r) => setTimeout(r, 30));
+    await new Promise((r) => setTimeout(r, 1_000));
     await incident.emit({ id: 'new', service: 's', severity: 'low' });
-    const recent = await modern(mcp, 'events/poll', { name: 'incident.created', cursor: start.result.cursor, maxAgeMs: 15 });
+    const recent = await modern(mcp, 'events/poll', { name: 'incident.created', cursor: start.result.cursor, maxAgeMs: 500 });
     expect(recent.result.events.map((e: any) => e.data.id)).toEqual(['new']);
   });
 

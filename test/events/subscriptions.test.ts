@@ -95,13 +95,13 @@ describe('events/subscribe: the records', () => {
   });
 
   it('a refresh with a new secret signs with both during the grace, then the new one only', async () => {
-    const { subscribe, incident, calls } = server({ secretGraceMs: 50 });
+    const { subscribe, incident, calls } = server({ secretGraceMs: 400 });
     await subscribe('ada');
     await subscribe('ada', {}, URL1, SECRET2);
     await incident.emit({ id: '1', service: 'db' });
     await new Promise((r) => setTimeout(r, 10));
     expect(calls.enqueue.at(-1)!.target.secrets).toEqual([SECRET2, SECRET]);
-    await new Promise((r) => setTimeout(r, 60));
+    await new Promise((r) => setTimeout(r, 450));
     await incident.emit({ id: '2', service: 'db' });
     await new Promise((r) => setTimeout(r, 10));
     expect(calls.enqueue.at(-1)!.target.secrets).toEqual([SECRET2]);
