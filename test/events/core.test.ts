@@ -194,3 +194,39 @@ describe('a push stream whose access is revoked', () => {
     await stream.close();
   });
 });
+
+describe('a push stream whose log read fails', () => {
+  it('sends notifications/events/error and stays open: the next event still arrives', async () => {
+    const { MemoryEventLog } = await import('../../src/index.js');
+    const inner = new MemoryEventLog();
+    let failNext = false;
+    const log = {
+      epoch: (name: string) => inner.epoch(),
+      head: (name: string) => inner.head(name),
+      append: (...a: Parameters<typeof inner.append>) => inner.append(...a),
+      watch: (...a: Parameters<typeof inner.watch>) => inner.watch(...a),
+      read: (...a: Parameters<typeof inner.read>) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('store unavailable');
+        }
+        return inner.read(...a);
+      },
+    };
+    const errors: unknown[] = [];
+    const mcp = new MiniMCP({ name: 'f', version: '1', onError: (e) => errors.push(e) });
+    mcp.configureEvents({ log });
+    const tick = mcp.event('tick', { description: 't', payload: { type: 'object', properties: { n: { type: 'number' } } } });
+    const { createTestClient } = await import('../../src/testing/index.js');
+    const stream = await createTestClient(mcp, { era: '2026-07-28' }).streamEvents('tick');
+    failNext = true;
+    await tick.emit({ n: 1 });
+    const { until } = await import('../support/until.js');
+    await until(() => stream.notifications, (n) => n.some((x) => x.method === 'notifications/events/error'));
+    expect(stream.notifications.find((x) => x.method === 'notifications/events/error')!.params).toMatchObject({ error: { code: -32603, message: 'Reading events failed' } });
+    expect(errors).toHaveLength(1); // the cause goes to the server log, not to the client
+    await tick.emit({ n: 2 });
+    await until(() => stream.events, (events) => events.length === 2); // the failed read's event comes with the next one
+    await stream.close();
+  });
+});
