@@ -168,9 +168,39 @@ export class Webhooks<Scope> {
     const now = Date.now();
     for (const record of records) {
       if (!safeMatch(type, record.args, entry.data)) continue;
-      this.settings.engine.enqueue(targetOf(record, now), { webhookId: entry.eventId, body }).catch((error: unknown) => this.service.report(error));
+      void this.#deliver(targetOf(record, now), { webhookId: entry.eventId, body }).catch((error: unknown) => this.service.report(error));
     }
   }
+
+  /**
+   * One occurrence to one subscription. When the engine refused an earlier one (a pending bound was
+   * full), a `gap` envelope goes first, with the cursor after what was dropped: the receiver knows
+   * it missed events and where to resume (by poll) instead of missing them silently.
+   */
+  async #deliver(target: WebhookTarget, delivery: { webhookId: string; body: JsonObject }): Promise<void> {
+    const dropped = this.#dropped.get(target.subscriptionId);
+    if (dropped !== undefined) {
+      const gap = await this.settings.engine.enqueue(target, { webhookId: controlId('gap'), body: { type: 'gap', cursor: dropped } });
+      if (gap === 'limit') return void this.#drop(target.subscriptionId, delivery.body.cursor as string | null);
+      this.#dropped.delete(target.subscriptionId);
+    }
+    if ((await this.settings.engine.enqueue(target, delivery)) === 'limit') this.#drop(target.subscriptionId, delivery.body.cursor as string | null);
+  }
+
+  /** Subscriptions with a dropped occurrence, and the cursor after it (bounded like the subscriptions). */
+  readonly #dropped = new Map<string, string | null>();
+
+  #drop(id: string, cursor: string | null): void {
+    this.#dropped.delete(id); // re-inserted: the map keeps the newest last
+    this.#dropped.set(id, cursor);
+    if (this.#dropped.size > this.bounds.total) this.#dropped.delete(this.#dropped.keys().next().value!);
+  }
+}
+
+/** A control envelope's `webhook-id`: `msg_<type>_<random>`, a new one per message. */
+function controlId(type: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return `msg_${type}_${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
 function safeMatch<Scope>(type: EventType<Scope>, args: JsonObject, data: JsonObject): boolean {
