@@ -33,7 +33,7 @@ import {methodSpec, notificationSpec, type MethodCapability, type MethodHandler,
   type NotificationHandler, type NotificationOptions,
 } from './extension.js';
 
-import { EVENTS, EventSet, type EventHandle } from './events/register.js';
+import { EventSet, type EventHandle } from './events/register.js';
 import type { EventOptions, SchemaValue } from './events/event-type.js';
 import type { EventsOptions } from './events/settings.js';
 import { Signer } from './signing/request-state.js';
@@ -223,11 +223,6 @@ export class MiniMCP<Scope = unknown> {
   configureEvents(options: EventsOptions): this {
     this.#events.configure(options);
     return this;
-  }
-
-  /** The events service once a type is declared (the testing tools and the playground read it). */
-  get [EVENTS]() {
-    return this.#events.service;
   }
 
   #skillSet(options: SkillOptions<Scope>): SkillSet<Scope> {

@@ -36,9 +36,6 @@ export interface EventSetContext<Scope> {
   changed(): void;
 }
 
-/** Where the server exposes its events service to the testing tools, without a public name. */
-export const EVENTS = Symbol('minimcp.events');
-
 export class EventSet<Scope> {
   #options: EventsOptions | undefined;
   #service: EventService<Scope> | undefined;
@@ -58,11 +55,6 @@ export class EventSet<Scope> {
     service.add(type);
     this.context.changed();
     return { name, emit: (data, emitOptions) => service.emit(type as EventType<Scope>, data, emitOptions) };
-  }
-
-  /** The service, once an event type exists (testing tools and the playground read it). */
-  get service(): EventService<Scope> | undefined {
-    return this.#service;
   }
 
   #start(): EventService<Scope> {

@@ -24,6 +24,8 @@ export interface StreamHost<Scope> {
 
 const BATCH = 100;
 
+const errorBody = (error: McpError): JsonObject => (error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data as JsonObject });
+
 export async function streamEvents<Scope>(service: EventService<Scope>, settings: EventSettings, host: StreamHost<Scope>, params: JsonObject, ctx: Context<Scope>): Promise<JsonObject> {
   // Everything that can refuse the subscription does so before the stream opens: a plain error.
   const subscription = await service.resolve(params, 'push', ctx);
@@ -78,7 +80,7 @@ class PushStream<Scope> {
       this.#deliver(first, false);
       if (first.more) void this.drain();
     }
-    const heartbeat = setInterval(() => this.#send('heartbeat', { cursor: this.#cursor(this.#at) }), this.settings.heartbeatMs);
+    const heartbeat = setInterval(() => this.#beat(), this.settings.heartbeatMs);
     this.#stops.push(() => clearInterval(heartbeat));
     if (type.source !== undefined) {
       const reading = setInterval(() => void this.drain(), this.settings.sourceIntervalMs);
@@ -124,9 +126,29 @@ class PushStream<Scope> {
     this.service.report(error);
   }
 
+  /**
+   * The heartbeat, after asking again whether the caller may still see the type (a `visible` rule
+   * may read state that changed): if not, `terminated` with Forbidden, and the stream ends.
+   */
+  #beat(): void {
+    if (!this.service.mayUse(this.subscription.type, this.ctx)) {
+      this.#send('terminated', { error: errorBody(this.service.errors.forbidden('Access to this event type was revoked')) });
+      this.#end?.();
+      return;
+    }
+    this.#send('heartbeat', { cursor: this.#cursor(this.#at) });
+  }
+
+  #end: (() => void) | undefined;
+
+  /** Until the client cancels or goes away, or the server terminates the subscription. */
   untilClosed(): Promise<void> {
     const signal = this.ctx.signal;
-    return new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+    return new Promise<void>((resolve) => {
+      this.#end = resolve;
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
   }
 
   close(): void {

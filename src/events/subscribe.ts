@@ -97,9 +97,13 @@ export class Webhooks<Scope> {
     return error;
   }
 
-  /** The TTL granted: the default when none is asked, clamped to the bounds; null (no expiry) gets the longest. */
-  #grant(ttlMs: unknown): number {
-    if (typeof ttlMs !== 'number') return ttlMs === null ? this.bounds.maxTtlMs : this.bounds.defaultTtlMs;
+  /**
+   * The TTL granted: the default when none is asked, clamped to the bounds. `null` (no expiry) is
+   * granted where the records survive restarts (a durable store, Redis); elsewhere it gets the longest.
+   */
+  #grant(ttlMs: unknown): number | null {
+    if (ttlMs === null) return this.store.durable === true ? null : this.bounds.maxTtlMs;
+    if (typeof ttlMs !== 'number') return this.bounds.defaultTtlMs;
     return Math.min(Math.max(ttlMs, this.bounds.minTtlMs), this.bounds.maxTtlMs);
   }
 
@@ -115,15 +119,16 @@ export class Webhooks<Scope> {
     const rotated = existing !== undefined && existing.secrets[0]!.secret !== secret;
     const secrets = existing === undefined ? [{ secret }] : rotated ? [{ secret }, { secret: existing.secrets[0]!.secret, until: now + this.bounds.secretGraceMs }] : existing.secrets;
     const grant = this.#grant(params.ttlMs);
-    const record: SubscriptionRecord = { id, principal, url, name: subscription.type.name, args: subscription.args, secrets, expiresAt: now + grant };
+    const record: SubscriptionRecord = { id, principal, url, name: subscription.type.name, args: subscription.args, secrets, expiresAt: grant === null ? null : now + grant };
     try {
-      await this.settings.engine.verify(targetOf(record, now));
+      // Without expiry, the endpoint's verification is kept as long as the subscription.
+      await this.settings.engine.verify(targetOf(record, now), grant === null ? { keepMs: null } : undefined);
     } catch (error) {
       throw this.#mapped(error);
     }
     const stored = await this.store.put(record, this.bounds);
     if (stored !== 'stored') throw this.service.errors.exhausted('subscriptions', stored === 'principal' ? this.bounds.perPrincipal : this.bounds.total);
-    const result: JsonObject = { id, refreshBefore: new Date(now + grant).toISOString(), ...(await this.#start(record, subscription, from, maxAgeOf(params), ctx)) };
+    const result: JsonObject = { id, refreshBefore: grant === null ? null : new Date(now + grant).toISOString(), ...(await this.#start(record, subscription, from, maxAgeOf(params), ctx)) };
     if (existing !== undefined) {
       await this.settings.engine.reactivate(id);
       const status = await this.settings.engine.status(id);
@@ -163,9 +168,39 @@ export class Webhooks<Scope> {
     const now = Date.now();
     for (const record of records) {
       if (!safeMatch(type, record.args, entry.data)) continue;
-      this.settings.engine.enqueue(targetOf(record, now), { webhookId: entry.eventId, body }).catch((error: unknown) => this.service.report(error));
+      void this.#deliver(targetOf(record, now), { webhookId: entry.eventId, body }).catch((error: unknown) => this.service.report(error));
     }
   }
+
+  /**
+   * One occurrence to one subscription. When the engine refused an earlier one (a pending bound was
+   * full), a `gap` envelope goes first, with the cursor after what was dropped: the receiver knows
+   * it missed events and where to resume (by poll) instead of missing them silently.
+   */
+  async #deliver(target: WebhookTarget, delivery: { webhookId: string; body: JsonObject }): Promise<void> {
+    const dropped = this.#dropped.get(target.subscriptionId);
+    if (dropped !== undefined) {
+      const gap = await this.settings.engine.enqueue(target, { webhookId: controlId('gap'), body: { type: 'gap', cursor: dropped } });
+      if (gap === 'limit') return void this.#drop(target.subscriptionId, delivery.body.cursor as string | null);
+      this.#dropped.delete(target.subscriptionId);
+    }
+    if ((await this.settings.engine.enqueue(target, delivery)) === 'limit') this.#drop(target.subscriptionId, delivery.body.cursor as string | null);
+  }
+
+  /** Subscriptions with a dropped occurrence, and the cursor after it (bounded like the subscriptions). */
+  readonly #dropped = new Map<string, string | null>();
+
+  #drop(id: string, cursor: string | null): void {
+    this.#dropped.delete(id); // re-inserted: the map keeps the newest last
+    this.#dropped.set(id, cursor);
+    if (this.#dropped.size > this.bounds.total) this.#dropped.delete(this.#dropped.keys().next().value!);
+  }
+}
+
+/** A control envelope's `webhook-id`: `msg_<type>_<random>`, a new one per message. */
+function controlId(type: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return `msg_${type}_${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
 function safeMatch<Scope>(type: EventType<Scope>, args: JsonObject, data: JsonObject): boolean {

@@ -15,8 +15,8 @@ export interface SubscriptionRecord {
   readonly args: JsonObject;
   /** Newest first; an older one signs until its `until` (rotation grace). */
   readonly secrets: readonly { secret: string; until?: number }[];
-  /** Milliseconds since the epoch. */
-  readonly expiresAt: number;
+  /** Milliseconds since the epoch; null: no expiry (granted only by a durable store). */
+  readonly expiresAt: number | null;
 }
 
 export interface SubscriptionBounds {
@@ -28,6 +28,8 @@ export interface SubscriptionBounds {
 export type PutOutcome = 'stored' | 'principal' | 'total';
 
 export interface SubscriptionStore {
+  /** Records survive restarts (a shared store): subscriptions without expiry may be granted. */
+  readonly durable?: boolean;
   get(id: string): MaybePromise<SubscriptionRecord | undefined>;
   put(record: SubscriptionRecord, bounds: SubscriptionBounds): MaybePromise<PutOutcome>;
   delete(id: string): MaybePromise<boolean>;
@@ -44,7 +46,7 @@ export class MemorySubscriptionStore implements SubscriptionStore {
 
   get(id: string): SubscriptionRecord | undefined {
     const record = this.#records.get(id);
-    if (record === undefined || record.expiresAt > this.now()) return record;
+    if (record === undefined || record.expiresAt === null || record.expiresAt > this.now()) return record;
     this.delete(id);
     return undefined;
   }
@@ -86,6 +88,6 @@ export class MemorySubscriptionStore implements SubscriptionStore {
   /** Expired records leave before a bound is checked: they hold no place. */
   #sweep(): void {
     const now = this.now();
-    for (const [id, record] of this.#records) if (record.expiresAt <= now) this.delete(id);
+    for (const [id, record] of this.#records) if (record.expiresAt !== null && record.expiresAt <= now) this.delete(id);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Webhook subscription records on Redis, so a subscription made on one instance is served by any
  * (and outlives the instance that made it): the record `<prefix>evsub:<id>` (JSON, expiring with the
- * grant), an index per event type `<prefix>evsubt:<name>`, per principal `<prefix>evsubp:<principal>`
+ * grant, or never for a no-expiry subscription), an index per event type `<prefix>evsubt:<name>`, per principal `<prefix>evsubp:<principal>`
  * and over all `<prefix>evsub-all` (sorted sets scored by expiry, so expired members are dropped
  * before a bound is counted). A put is one script: a refresh always passes, a new record only within
  * the bounds.
@@ -9,19 +9,22 @@
 import type { PutOutcome, SubscriptionBounds, SubscriptionRecord, SubscriptionStore } from '../events/subscription-store.js';
 import type { Link } from './connection.js';
 
-// KEYS: record, type index, principal index, all. ARGV: id, json, expiresAt, now, perPrincipal, total.
+// KEYS: record, type index, principal index, all. ARGV: id, json, expiresAt ('' = never), now, perPrincipal, total.
 const PUT = `
 local expires = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[4])
 if redis.call('EXISTS', KEYS[1]) == 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[4])
   redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', ARGV[4])
   if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[5]) then return 'principal' end
   if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[6]) then return 'total' end
 end
-redis.call('SET', KEYS[1], ARGV[2], 'PXAT', expires)
+if expires then redis.call('SET', KEYS[1], ARGV[2], 'PXAT', expires) else redis.call('SET', KEYS[1], ARGV[2]) end
 for i = 2, 4 do
-  redis.call('ZADD', KEYS[i], expires, ARGV[1])
-  redis.call('PEXPIREAT', KEYS[i], math.max(expires, redis.call('PEXPIRETIME', KEYS[i])))
+  local ttl = redis.call('PEXPIRETIME', KEYS[i]) -- before the ZADD: -2 no index yet, -1 one that never expires
+  redis.call('ZADD', KEYS[i], expires or '+inf', ARGV[1])
+  if not expires then redis.call('PERSIST', KEYS[i])
+  elseif ttl ~= -1 then redis.call('PEXPIREAT', KEYS[i], math.max(expires, ttl)) end
 end
 return 'stored'`;
 
@@ -37,6 +40,9 @@ redis.call('ZREM', KEYS[2], ARGV[2])
 return 1`;
 
 export class RedisSubscriptionStore implements SubscriptionStore {
+  /** Records live in Redis, past any instance's restart: no-expiry subscriptions are granted. */
+  readonly durable = true;
+
   constructor(private readonly link: Link) {}
 
   #key(kind: string, name = ''): string {
@@ -50,7 +56,7 @@ export class RedisSubscriptionStore implements SubscriptionStore {
 
   async put(record: SubscriptionRecord, bounds: SubscriptionBounds): Promise<PutOutcome> {
     const keys = [this.#key('evsub:', record.id), this.#key('evsubt:', record.name), this.#key('evsubp:', record.principal), this.#key('evsub-all')];
-    const args = [record.id, JSON.stringify(record), record.expiresAt, Date.now(), bounds.perPrincipal, bounds.total];
+    const args = [record.id, JSON.stringify(record), record.expiresAt ?? '', Date.now(), bounds.perPrincipal, bounds.total];
     return (await this.link.commands.eval(PUT, { keys, arguments: args.map(String) })) as PutOutcome;
   }
 

@@ -108,9 +108,9 @@ describe('events/poll', () => {
     const { mcp, incident } = incidents();
     const start = await modern(mcp, 'events/poll', { name: 'incident.created', cursor: null });
     await incident.emit({ id: 'old', service: 's', severity: 'low' });
-    await new Promise((r) => setTimeout(r, 30));
+    await new Promise((r) => setTimeout(r, 1_000));
     await incident.emit({ id: 'new', service: 's', severity: 'low' });
-    const recent = await modern(mcp, 'events/poll', { name: 'incident.created', cursor: start.result.cursor, maxAgeMs: 15 });
+    const recent = await modern(mcp, 'events/poll', { name: 'incident.created', cursor: start.result.cursor, maxAgeMs: 500 });
     expect(recent.result.events.map((e: any) => e.data.id)).toEqual(['new']);
   });
 
@@ -172,5 +172,61 @@ describe('events/stream without a channel to stream on', () => {
   it('is -32603 (plain request/response has no stream), before holding anything', async () => {
     const { mcp } = incidents();
     expect((await modern(mcp, 'events/stream', { name: 'incident.created' })).error).toMatchObject({ code: -32603 });
+  });
+});
+
+describe('a push stream whose access is revoked', () => {
+  it('is terminated with Forbidden at the next heartbeat, and its place is given back', async () => {
+    const allowed = new Set(['ada']);
+    const mcp = new MiniMCP<{ principal?: string }>({ name: 'r', version: '1', onError: () => {}, maxStreams: 1 });
+    mcp.configureEvents({ heartbeatMs: 20 });
+    mcp.event('secret.thing', { description: 's', payload: { type: 'object' }, visible: ({ scope }) => allowed.has(scope?.principal ?? '') });
+    const { createTestClient } = await import('../../src/testing/index.js');
+    const client = createTestClient(mcp, { era: '2026-07-28', scope: { principal: 'ada' } });
+    const stream = await client.streamEvents('secret.thing');
+    allowed.delete('ada');
+    const { until } = await import('../support/until.js');
+    await until(() => stream.notifications, (n) => n.some((x) => x.method === 'notifications/events/terminated'));
+    expect(stream.notifications.at(-1)!.params).toMatchObject({ error: { code: -32024 } });
+    allowed.add('ada');
+    const again = await client.streamEvents('secret.thing'); // maxStreams is 1: the terminated stream released its place
+    await again.close();
+    await stream.close();
+  });
+});
+
+describe('a push stream whose log read fails', () => {
+  it('sends notifications/events/error and stays open: the next event still arrives', async () => {
+    const { MemoryEventLog } = await import('../../src/index.js');
+    const inner = new MemoryEventLog();
+    let failNext = false;
+    const log = {
+      epoch: (name: string) => inner.epoch(),
+      head: (name: string) => inner.head(name),
+      append: (...a: Parameters<typeof inner.append>) => inner.append(...a),
+      watch: (...a: Parameters<typeof inner.watch>) => inner.watch(...a),
+      read: (...a: Parameters<typeof inner.read>) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('store unavailable');
+        }
+        return inner.read(...a);
+      },
+    };
+    const errors: unknown[] = [];
+    const mcp = new MiniMCP({ name: 'f', version: '1', onError: (e) => errors.push(e) });
+    mcp.configureEvents({ log });
+    const tick = mcp.event('tick', { description: 't', payload: { type: 'object', properties: { n: { type: 'number' } } } });
+    const { createTestClient } = await import('../../src/testing/index.js');
+    const stream = await createTestClient(mcp, { era: '2026-07-28' }).streamEvents('tick');
+    failNext = true;
+    await tick.emit({ n: 1 });
+    const { until } = await import('../support/until.js');
+    await until(() => stream.notifications, (n) => n.some((x) => x.method === 'notifications/events/error'));
+    expect(stream.notifications.find((x) => x.method === 'notifications/events/error')!.params).toMatchObject({ error: { code: -32603, message: 'Reading events failed' } });
+    expect(errors).toHaveLength(1); // the cause goes to the server log, not to the client
+    await tick.emit({ n: 2 });
+    await until(() => stream.events, (events) => events.length === 2); // the failed read's event comes with the next one
+    await stream.close();
   });
 });

@@ -15,7 +15,7 @@ const SECRET = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
 const SECRET2 = `whsec_${Buffer.alloc(32, 2).toString('base64')}`;
 const URL1 = 'https://hooks.example.com/in?mcp_event_subscription=k1';
 
-function recordingEngine(fail?: { name: string; reason?: string }) {
+function recordingEngine(fail?: { name: string; reason?: string }, full?: Set<string>) {
   const calls = { verify: [] as WebhookTarget[], enqueue: [] as { target: WebhookTarget; webhookId: string; body: any }[], forget: [] as string[], reactivate: [] as string[] };
   const engine: WebhookSettings['engine'] = {
     async verify(target) {
@@ -23,6 +23,7 @@ function recordingEngine(fail?: { name: string; reason?: string }) {
       if (fail) throw Object.assign(new Error('refused'), fail);
     },
     async enqueue(target, delivery) {
+      if (full?.has(String((delivery.body as any).data?.id))) return 'limit'; // a pending bound was full for this one
       calls.enqueue.push({ target, webhookId: delivery.webhookId, body: delivery.body });
       return 'queued';
     },
@@ -40,8 +41,8 @@ function recordingEngine(fail?: { name: string; reason?: string }) {
   return { engine, calls };
 }
 
-function server(options: Partial<WebhookSettings> = {}, fail?: { name: string; reason?: string }) {
-  const { engine, calls } = recordingEngine(fail);
+function server(options: Partial<WebhookSettings> = {}, fail?: { name: string; reason?: string }, full?: Set<string>) {
+  const { engine, calls } = recordingEngine(fail, full);
   const mcp = new MiniMCP<{ principal?: string }>({ name: 'w', version: '1', onError: () => {} });
   mcp.configureEvents({
     webhooks: {
@@ -95,13 +96,13 @@ describe('events/subscribe: the records', () => {
   });
 
   it('a refresh with a new secret signs with both during the grace, then the new one only', async () => {
-    const { subscribe, incident, calls } = server({ secretGraceMs: 50 });
+    const { subscribe, incident, calls } = server({ secretGraceMs: 400 });
     await subscribe('ada');
     await subscribe('ada', {}, URL1, SECRET2);
     await incident.emit({ id: '1', service: 'db' });
     await new Promise((r) => setTimeout(r, 10));
     expect(calls.enqueue.at(-1)!.target.secrets).toEqual([SECRET2, SECRET]);
-    await new Promise((r) => setTimeout(r, 60));
+    await new Promise((r) => setTimeout(r, 450));
     await incident.emit({ id: '2', service: 'db' });
     await new Promise((r) => setTimeout(r, 10));
     expect(calls.enqueue.at(-1)!.target.secrets).toEqual([SECRET2]);
@@ -154,6 +155,22 @@ describe('events/subscribe: the records', () => {
     expect(calls.enqueue).toHaveLength(1);
     expect(calls.enqueue[0]).toMatchObject({ webhookId: eventId, target: { principal: 'ada', url: URL1 } });
     expect(calls.enqueue[0]!.body).toMatchObject({ eventId: 'evt_upstream', name: 'incident.created', data: { id: '1', service: 'db' }, cursor: expect.stringMatching(/^ev1\./) });
+  });
+
+  it('an occurrence the engine could not take is followed by a gap envelope, then delivery goes on', async () => {
+    const { subscribe, incident, calls } = server({}, undefined, new Set(['dropped']));
+    await subscribe('ada');
+    await incident.emit({ id: 'dropped', service: 'db' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(calls.enqueue).toEqual([]);
+    await incident.emit({ id: 'next', service: 'db' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(calls.enqueue.map((c) => c.body.type ?? c.body.data.id)).toEqual(['gap', 'next']);
+    expect(calls.enqueue[0]!.webhookId).toMatch(/^msg_gap_[0-9a-f]{24}$/);
+    expect(calls.enqueue[0]!.body.cursor).toMatch(/^ev1\./);
+    await incident.emit({ id: 'after', service: 'db' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(calls.enqueue.map((c) => c.body.type ?? c.body.data.id)).toEqual(['gap', 'next', 'after']);
   });
 
   it('subscribing with a cursor replays what followed it to the callback', async () => {

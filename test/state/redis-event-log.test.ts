@@ -51,11 +51,11 @@ describe.skipIf(!clusterAvailable())('RedisEventLog', () => {
 
   it('the age bound trims too, and is reported as truncated', async () => {
     const mcp = new MiniMCP({ name: 'r', version: '1', state: states[0]!, requestState: { secret }, onError: () => {} });
-    const aged = mcp.event('aged', { description: 'short-lived', payload: z.object({ n: z.number() }), replay: { maxEvents: 100, maxAgeMs: 400 } });
+    const aged = mcp.event('aged', { description: 'short-lived', payload: z.object({ n: z.number() }), replay: { maxEvents: 100, maxAgeMs: 1_000 } });
     const poll = async (cursor: string | null) => ((await mcp.handle({ jsonrpc: '2.0', id: 1, method: 'events/poll', params: { name: 'aged', cursor, _meta: meta } })) as any).result;
     const start = await poll(null);
     await aged.emit({ n: 1 });
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 1_200));
     await aged.emit({ n: 2 });
     const late = await poll(start.cursor);
     expect(late.truncated).toBe(true);

@@ -76,3 +76,37 @@ describe.skipIf(!clusterAvailable())('webhook subscriptions on Redis', () => {
     expect(a.enqueued.map((e) => e.target.url)).toEqual(['https://hooks.example/2']);
   });
 });
+
+describe.skipIf(!clusterAvailable())('no-expiry webhook subscriptions on Redis', () => {
+  it('are granted (refreshBefore: null) where the records are durable, with their verification kept', async () => {
+    const redis = await startRedis();
+    const state = await redisState({ url: redis.url, prefix: `evnull${randomBytes(3).toString('hex')}:`, onError: () => {} });
+    try {
+      const kept: unknown[] = [];
+      const recorded = engine();
+      const verify = recorded.value.verify;
+      recorded.value.verify = async (target, options) => {
+        kept.push(options?.keepMs);
+        return verify(target, options);
+      };
+      const mcp = new MiniMCP<{ principal?: string }>({ name: 's', version: '1', state, requestState: { secret }, onError: () => {} });
+      mcp.configureEvents({ webhooks: { engine: recorded.value, validateUrl: () => {}, validateSecret: () => {} } });
+      const incident = mcp.event('incident.created', { description: 'i', payload: z.object({ service: z.string() }) });
+      const subscribe = async (ttlMs: number | null) => ((await mcp.handle({ jsonrpc: '2.0', id: 1, method: 'events/subscribe', params: { name: 'incident.created', delivery: { mode: 'webhook', url: 'https://h.example/x', secret: SECRET }, ttlMs, _meta: meta } }, { scope: { principal: 'ada' } })) as any).result;
+      expect((await subscribe(null)).refreshBefore).toBeNull();
+      expect(kept).toEqual([null]);
+      const { createClient } = await import('redis');
+      const client = await createClient({ url: redis.url }).connect();
+      const keys = await client.keys('evnull*evsub:*');
+      expect(await client.pTTL(keys[0]!)).toBe(-1); // never expires
+      await client.quit();
+      await incident.emit({ service: 'db' });
+      await new Promise((r) => setTimeout(r, 30));
+      expect(recorded.enqueued).toHaveLength(1);
+      expect((await subscribe(60_000)).refreshBefore).toEqual(expect.any(String)); // a refresh with a TTL makes it expire again
+    } finally {
+      await state.close();
+      await redis.stop();
+    }
+  });
+});
