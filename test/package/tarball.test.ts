@@ -26,8 +26,10 @@ const subpaths = Object.keys(pkg.exports).map((key) => key.replace(/^\./, 'minim
 // again when minimcp/gateway (proxy, mount, `minimcp proxy`) and docs/gateway.md joined (369.4 kB, 1,172 kB, 242 files).
 // again when minimcp/events/webhooks (the webhook delivery engine: 18 .d.ts and its bundle) and
 // docs/webhooks-delivery.md joined (367.4 kB, 1,157 kB, 230 files); again when the events layer joined
-// (SEP-3415: src/events/, minimcp/events, docs/events.md: 398.8 kB, 1,267 kB, 251 files).
-const BUDGET = { packedBytes: 460_000, unpackedBytes: 1_480_000, files: 300 };
+// (SEP-3415: src/events/, minimcp/events, docs/events.md: 398.8 kB, 1,267 kB, 251 files); all of them on one
+// main with Server Cards, the rate limits, docs/production.md, the bounds ledger and the gateway's OAuth client
+// and tasks (490.3 kB, 1,563 kB, 312 files).
+const BUDGET = { packedBytes: 510_000, unpackedBytes: 1_620_000, files: 325 };
 
 interface PackResult {
   filename: string;
