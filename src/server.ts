@@ -308,6 +308,8 @@ export class MiniMCP<Scope = unknown> {
       notifyResourceUpdated: (uri) => this.notifyResourceUpdated(uri),
       skills: () => this.#skills,
       skillHost: () => this.#skillSet({}),
+      events: () => this.#events.service,
+      eventHost: () => this.#events.host(),
     };
   }
 

@@ -57,6 +57,16 @@ export class EventSet<Scope> {
     return { name, emit: (data, emitOptions) => service.emit(type as EventType<Scope>, data, emitOptions) };
   }
 
+  /** The service, once a type is registered (or a mount made it). */
+  get service(): EventService<Scope> | undefined {
+    return this.#service;
+  }
+
+  /** The service, started with its methods if there is none yet: a mount serves its child's types through it. */
+  host(): EventService<Scope> {
+    return (this.#service ??= this.#start());
+  }
+
   #start(): EventService<Scope> {
     const options = this.#options ?? {};
     const settings = resolveEventSettings(options);

@@ -28,12 +28,30 @@ export interface EmitOptions {
 
 const MAX_EVENT_ID = 256;
 
+/** A published type that another service keeps (a mount): that service, and the type as it names it. */
+export interface Backing<Scope> {
+  readonly service: EventService<Scope>;
+  readonly type: EventType<Scope>;
+}
+
+/**
+ * Event types this service publishes but another one keeps (src/gateway/mount-events.ts): their log,
+ * cursors, `matches` and push wake-ups are the owner's; only the name (and so the list) is this one's.
+ */
+export interface EventTypeSource<Scope> {
+  /** Its types as published here (with the owner's visibility as their `visible` rule). */
+  types(): readonly EventType<Scope>[];
+  /** The owner of one of them; undefined for a type that is not its own. */
+  backing(type: EventType<Scope>): Backing<Scope> | undefined;
+}
+
 /** Called for each occurrence appended (webhook fan-out). */
 export type EmitListener<Scope> = (type: EventType<Scope>, entry: LoggedEvent) => void;
 
 export class EventService<Scope> {
   readonly #types = new Map<string, EventType<Scope>>();
   readonly emitted = new Set<EmitListener<Scope>>();
+  readonly #sources = new Set<EventTypeSource<Scope>>();
 
   constructor(
     readonly log: EventLog,
@@ -47,8 +65,39 @@ export class EventService<Scope> {
     this.#types.set(type.name, type);
   }
 
-  /** True when some type has a rule: what `events/list` shows differs by caller. */
+  /** Serves another service's types as this one's until the returned function is called. */
+  addSource(source: EventTypeSource<Scope>): () => void {
+    this.#sources.add(source);
+    return () => void this.#sources.delete(source);
+  }
+
+  /** Every type it publishes, its own and its sources'. */
+  types(): EventType<Scope>[] {
+    return this.#all();
+  }
+
+  #all(): EventType<Scope>[] {
+    const all = [...this.#types.values()];
+    for (const source of this.#sources) all.push(...source.types());
+    return all;
+  }
+
+  #find(name: string): EventType<Scope> | undefined {
+    return this.#types.get(name) ?? this.#all().find((type) => type.name === name);
+  }
+
+  #backing(type: EventType<Scope>): Backing<Scope> | undefined {
+    if (this.#types.get(type.name) === type) return undefined;
+    for (const source of this.#sources) {
+      const backing = source.backing(type);
+      if (backing !== undefined) return backing;
+    }
+    return undefined;
+  }
+
+  /** True when some type has a rule (or another service's rules apply): what `events/list` shows differs by caller. */
   get personal(): boolean {
+    if (this.#sources.size > 0) return true;
     for (const type of this.#types.values()) if (type.visible !== undefined || type.scopes !== undefined) return true;
     return false;
   }
@@ -64,13 +113,13 @@ export class EventService<Scope> {
   }
 
   visibleTo(caller: Caller<Scope>): EventType<Scope>[] {
-    return [...this.#types.values()].filter((type) => this.mayUse(type, caller));
+    return this.#all().filter((type) => this.mayUse(type, caller));
   }
 
   /** The type and checked arguments of a request: NotFound, Unsupported or -32602 otherwise. */
   async resolve(params: JsonObject, mode: DeliveryMode, caller: Caller<Scope>): Promise<Subscription<Scope>> {
     await loadCrypto(); // cursors are signed (HMAC), synchronously once it is loaded
-    const type = this.#types.get(params.name as string);
+    const type = this.#find(params.name as string);
     if (type === undefined || !this.mayUse(type, caller)) throw this.errors.notFound('event', String(params.name));
     if (!type.delivery.includes(mode)) throw this.errors.unsupported('deliveryMode', mode);
     const checking = await type.input.validate(params.arguments ?? {});
@@ -81,22 +130,38 @@ export class EventService<Scope> {
   /** The position a request's cursor names; null for "from now" (null or absent). */
   from(type: EventType<Scope>, cursor: unknown): CursorPosition | null {
     if (cursor === null || cursor === undefined) return null;
-    return this.cursors.decode(type.name, cursor);
+    const backing = this.#backing(type);
+    return backing === undefined ? this.cursors.decode(type.name, cursor) : backing.service.from(backing.type, cursor);
   }
 
   /** The cursor a client gets for a position: null where the type has no replay. */
   cursorOf(type: EventType<Scope>, at: CursorPosition | null): string | null {
+    const backing = this.#backing(type);
+    if (backing !== undefined) return backing.service.cursorOf(backing.type, at);
     return at === null || type.retention === undefined ? null : this.cursors.encode(type.name, at);
   }
 
-  read(subscription: Subscription<Scope>, from: CursorPosition | null, maxAgeMs: number | undefined, limit: number, ctx: Context<Scope>): Promise<SubscriptionRead> {
+  async read(subscription: Subscription<Scope>, from: CursorPosition | null, maxAgeMs: number | undefined, limit: number, ctx: Context<Scope>): Promise<SubscriptionRead> {
+    const backing = this.#backing(subscription.type);
+    if (backing !== undefined) {
+      const read = await backing.service.read({ type: backing.type, args: subscription.args }, from, maxAgeMs, limit, ctx);
+      return { ...read, events: read.events.map((event) => ({ ...event, name: subscription.type.name })) };
+    }
     const request = { args: subscription.args, from, maxAgeMs, limit };
     return subscription.type.source !== undefined ? readSource(subscription.type, request, ctx) : readLog(this.log, subscription.type, request);
   }
 
   /** The position of "now" for a new subscription. */
   async now(type: EventType<Scope>): Promise<CursorPosition> {
+    const backing = this.#backing(type);
+    if (backing !== undefined) return backing.service.now(backing.type);
     return { epoch: await this.log.epoch(type.name), position: await this.log.head(type.name) };
+  }
+
+  /** Calls `wake` when the type's log grows (push); returns the function that stops it. */
+  watch(type: EventType<Scope>, wake: () => void): () => void {
+    const backing = this.#backing(type);
+    return backing === undefined ? this.log.watch(type.name, wake) : backing.service.watch(backing.type, wake);
   }
 
   /** Checks the payload against the type's schema, appends it, and tells the webhook fan-out. */

@@ -86,7 +86,7 @@ class PushStream<Scope> {
       const reading = setInterval(() => void this.drain(), this.settings.sourceIntervalMs);
       this.#stops.push(() => clearInterval(reading));
     } else {
-      this.#stops.push(this.service.log.watch(type.name, () => void this.drain()));
+      this.#stops.push(this.service.watch(type, () => void this.drain()));
       void this.drain(); // what was appended between "now" and the watch
     }
   }

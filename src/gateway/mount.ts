@@ -4,12 +4,15 @@
  * parent's request (no JSON-RPC round trip). Each keeps the child's visibility: its rules, its
  * server filter and its scopes decide who sees it, exactly as they do on the child. A change of the
  * child's lists is a change of the parent's (list_changed), and its resource updates are the parent's.
+ * Its skills and event types are served by the parent's skills and events methods (mount-skills.ts,
+ * mount-events.ts).
  */
 import type { Context } from '../context/context.js';
 import { ATTACH, type Attachable, type AttachPoint } from '../primitives/attach-point.js';
 import type { PromptEntry } from '../primitives/prompts.js';
 import type { ToolEntry } from '../primitives/tools.js';
 import type { Caller } from '../primitives/visibility.js';
+import { mountedEvents } from './mount-events.js';
 import { MountNaming, mountedSkills } from './mount-skills.js';
 import type { Naming } from './naming.js';
 
@@ -61,9 +64,19 @@ export function mountServer(parent: Attachable<unknown>, name: string, child: At
     const skills = from.skills();
     if (stopSkills === undefined && skills !== undefined) stopSkills = into.skillHost().addSource(mountedSkills(skills, naming));
   };
+  // The child's event types: served by the parent's events methods, once the child has any.
+  let stopEvents: (() => void) | undefined;
+  const followEvents = () => {
+    const events = from.events();
+    if (stopEvents !== undefined || events === undefined) return;
+    stopEvents = into.eventHost().addSource(mountedEvents(events, naming));
+    into.bus.publish({ type: 'events/list_changed' });
+  };
   followSkills();
+  followEvents();
   const remount = () => {
     followSkills();
+    followEvents();
     const before = removers;
     removers = mountAll(into, from, naming);
     // What the child no longer has: the entries the new pass did not replace remove themselves only if still theirs.
@@ -71,12 +84,20 @@ export function mountServer(parent: Attachable<unknown>, name: string, child: At
   };
   const stop = from.bus.subscribe((event) => {
     if (event.type === 'resources/updated') into.notifyResourceUpdated(naming.uri(event.uri));
+    else if (event.type === 'events/list_changed') {
+      if (stopEvents === undefined) followEvents(); // the child's first type (announces itself)
+      else into.bus.publish(event);
+    }
     else remount();
   });
   return {
     close: () => {
       stop();
       stopSkills?.();
+      if (stopEvents !== undefined) {
+        stopEvents();
+        into.bus.publish({ type: 'events/list_changed' });
+      }
       for (const remove of removers) remove();
     },
   };

@@ -11,6 +11,7 @@ import type { PromptRegistry } from './prompts.js';
 import type { ResourceRegistry } from './resources.js';
 import type { ToolRegistry } from './tools.js';
 import type { SkillSet } from '../skills/serve.js';
+import type { EventService } from '../events/service.js';
 
 export const ATTACH: unique symbol = Symbol('minimcp.attach');
 
@@ -31,6 +32,10 @@ export interface AttachPoint<Scope = unknown> {
   skills(): SkillSet<Scope> | undefined;
   /** The server's skills, made (with the skills methods) if it has none yet: a mount serves its child's through it. */
   skillHost(): SkillSet<Scope>;
+  /** The server's event types, if it has any. */
+  events(): EventService<Scope> | undefined;
+  /** The server's event service, made (with the events methods) if it has none yet: a mount serves its child's types through it. */
+  eventHost(): EventService<Scope>;
 }
 
 /** What a server offers to attach to (MiniMCP does). */
