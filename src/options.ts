@@ -43,7 +43,7 @@ export interface MiniMCPOptions<Scope = unknown> extends Implementation {
    * Per-principal rate limits: requests and request body bytes per second, each a token bucket with a
    * burst, kept in `state.rates` (shared by every instance on Redis). Past them: HTTP 429 with
    * `Retry-After`, checked before the body is read. Anonymous callers are not limited here; stdio is
-   * not limited (its one client owns the process). Defaults: 1,000 requests per second (burst 2,000),
+   * not limited (its one client owns the process). Defaults: 200 requests per second (burst 400),
    * 1 MiB of bodies per second (burst 8 MiB); `limitsFor` gives some principals others. `false`
    * turns them off. See docs/security.md.
    */

@@ -13,8 +13,8 @@ import { intOption } from '../option-checks.js';
 
 /** The defaults: generous for any client that talks to a model, a ceiling for one that floods. */
 export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = {
-  requestsPerSecond: 1_000,
-  requestBurst: 2_000,
+  requestsPerSecond: 200,
+  requestBurst: 400,
   requestBytesPerSecond: 1_048_576,
   requestBytesBurst: 8_388_608,
 };

@@ -99,6 +99,20 @@ describe('rate limits over node:http', () => {
     expect((await post(port, 'bob')).status).toBe(429);
   });
 
+  it('holds a refusal for its Retry-After (at most 1 s): a client looping on refusals cannot spend the server on them', async () => {
+    const port = await listen(server({ rateLimit: { requestsPerSecond: 1, requestBurst: 1 } }));
+    expect((await post(port, 'bob')).status).toBe(200);
+    // Four closed loops for 1.5 s: answered at once, they would be refused hundreds of times.
+    const until = Date.now() + 1_500;
+    const statuses: number[] = [];
+    await Promise.all(Array.from({ length: 4 }, async () => {
+      while (Date.now() < until) statuses.push((await post(port, 'bob')).status);
+    }));
+    expect(statuses.filter((s) => s === 429).length).toBeLessThanOrEqual(12);
+    expect(statuses.length).toBeGreaterThanOrEqual(4);
+    expect((await post(port, 'alice')).status).toBe(200); // another principal is not held
+  });
+
   it('rateLimit: false turns the limits off', async () => {
     const port = await listen(server({ rateLimit: false }));
     for (let i = 0; i < 5; i++) expect((await post(port, 'bob')).status).toBe(200);

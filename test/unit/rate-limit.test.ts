@@ -147,7 +147,7 @@ describe('RateLimiter', () => {
 describe('the rateLimit option and route()', () => {
   it('is on by default with the documented limits; false turns it off; bad values are refused', () => {
     expect(new MiniMCP({ name: 's', version: '1' }).rates?.limits).toEqual(DEFAULT_RATE_LIMITS);
-    expect(DEFAULT_RATE_LIMITS).toEqual({ requestsPerSecond: 1000, requestBurst: 2000, requestBytesPerSecond: 1_048_576, requestBytesBurst: 8_388_608 });
+    expect(DEFAULT_RATE_LIMITS).toEqual({ requestsPerSecond: 200, requestBurst: 400, requestBytesPerSecond: 1_048_576, requestBytesBurst: 8_388_608 });
     expect(new MiniMCP({ name: 's', version: '1', rateLimit: false }).rates).toBeUndefined();
     expect(() => new MiniMCP({ name: 's', version: '1', rateLimit: { requestsPerSecond: 0 } })).toThrow(/requestsPerSecond/);
   });

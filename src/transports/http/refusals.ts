@@ -14,12 +14,32 @@ export function refuse(ex: Exchange<unknown>, status: number, code: number, mess
 }
 
 /**
- * Past the principal's rate limit (request/rate-limit.ts): 429 with Retry-After. The body is never
- * read, so the connection cannot carry another request and is closed.
+ * Past the principal's rate limit (request/rate-limit.ts): 429 with Retry-After, answered after its
+ * Retry-After (at most 1 s; at most 1,000 held at once). The body is never read, so the connection
+ * cannot carry another request and is closed.
  */
 export function refuseRate(ex: Exchange<unknown>, refusal: { readonly message: string; readonly retryAfterSeconds: string }): void {
-  refuse(ex, 429, -32600, refusal.message, { 'retry-after': refusal.retryAfterSeconds, connection: 'close' });
+  const answer = () => refuse(ex, 429, -32600, refusal.message, { 'retry-after': refusal.retryAfterSeconds, connection: 'close' });
+  const waitMs = Math.min(Number(refusal.retryAfterSeconds) * 1000, MAX_REFUSAL_HOLD_MS);
+  if (!(waitMs > 0) || heldRefusals >= MAX_HELD_REFUSALS) return answer();
+  // Held, not answered at once: a client that loops on refusals (as a closed loop does) then sends
+  // one request per Retry-After instead of thousands a second, each a new connection to accept.
+  heldRefusals++;
+  const release = () => {
+    clearTimeout(timer);
+    ex.signal.removeEventListener('abort', release);
+    heldRefusals--;
+    answer();
+  };
+  const timer = setTimeout(release, waitMs);
+  ex.signal.addEventListener('abort', release);
 }
+
+/** A refusal is held at most this long (its Retry-After when shorter). */
+const MAX_REFUSAL_HOLD_MS = 1_000;
+/** At most this many refusals are held at once, in the process; past it they are answered at once. */
+const MAX_HELD_REFUSALS = 1_000;
+let heldRefusals = 0;
 
 interface HttpError {
   code: number;
