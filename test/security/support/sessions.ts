@@ -6,7 +6,9 @@ const V = '2025-11-25';
 
 export function sessionServer(options: Partial<MiniMCPOptions<Scope>> = {}) {
   const errors: unknown[] = [];
-  const mcp = new MiniMCP<Scope>({ name: 'bounds', version: '1', onError: (error) => errors.push(error), ...options });
+  // These tests fill session bounds with hundreds of requests at once: the rate limit, tested on its own
+  // (rate-limits.test.ts), is off here so that the bound under test is the one that answers.
+  const mcp = new MiniMCP<Scope>({ name: 'bounds', version: '1', onError: (error) => errors.push(error), rateLimit: false, ...options });
   mcp.resource('test://watched', {}, () => 'w');
   let n = 0;
   /** A new session of `principal`. */
