@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MiniMCP } from '../../src/index.js';
 import type { Proxied, StdioUpstream } from '../../src/gateway/index.js';
 import { serve, type RunningServer } from '../../src/transports/http/node.js';
-import { clientV1, clientV2, directEverything, ELICITED, EVERYTHING, ROOTS, SAMPLED } from './support.js';
+import { clientV1, clientV2, directEverything, ELICITED, EVERYTHING, ROOTS, SAMPLED, expectSameLists } from './support.js';
 
 let gateway: RunningServer;
 let proxied: Proxied;
@@ -30,15 +30,7 @@ describe('the lists equal the upstream\'s', () => {
   it('tools, prompts, resources and templates, page by page', async () => {
     const direct = await directEverything();
     const client = await clientV1(gateway.url);
-    try {
-      expect((await client.listTools()).tools).toEqual((await direct.listTools()).tools);
-      expect((await client.listPrompts()).prompts).toEqual((await direct.listPrompts()).prompts);
-      expect((await client.listResources()).resources).toEqual((await direct.listResources()).resources);
-      expect((await client.listResourceTemplates()).resourceTemplates).toEqual((await direct.listResourceTemplates()).resourceTemplates);
-    } finally {
-      await client.close();
-      await direct.close();
-    }
+    await expectSameLists(client, direct);
   }, 30_000);
 });
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpUpstream, Proxied } from '../../src/gateway/index.js';
 import { MiniMCP } from '../../src/index.js';
 import { serve, type RunningServer } from '../../src/transports/http/node.js';
-import { clientV1, clientV2, ELICITED, EVERYTHING, freePort, runServer, SAMPLED } from './support.js';
+import { clientV1, clientV2, ELICITED, EVERYTHING, freePort, runServer, SAMPLED, expectSameLists } from './support.js';
 
 const SDK2 = fileURLToPath(new URL('./servers/sdk2-upstream.mjs', import.meta.url));
 const children: ChildProcess[] = [];
@@ -46,15 +46,7 @@ describe('an SDK v2 server (2026-07-28) behind the gateway', () => {
     expect((proxied.upstream as HttpUpstream).era).toBe('stateless');
     const direct = await clientV2(upstreamUrl);
     const client = await clientV2(gateway.url);
-    try {
-      expect((await client.listTools()).tools).toEqual((await direct.listTools()).tools);
-      expect((await client.listPrompts()).prompts).toEqual((await direct.listPrompts()).prompts);
-      expect((await client.listResources()).resources).toEqual((await direct.listResources()).resources);
-      expect((await client.listResourceTemplates()).resourceTemplates).toEqual((await direct.listResourceTemplates()).resourceTemplates);
-    } finally {
-      await client.close();
-      await direct.close();
-    }
+    await expectSameLists(client, direct);
   }, 30_000);
 
   for (const era of ['2025 (SDK v1)', '2026 (client v2)'] as const) {

@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport as TransportV2 } from '@modelcontextproto
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { expect } from 'vitest';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /** server-everything's entry: `node <it> stdio` or `node <it> streamableHttp` (PORT from the environment). */
@@ -43,6 +44,19 @@ export async function directEverything(): Promise<ClientV1> {
   client.setRequestHandler(ListRootsRequestSchema, async () => ROOTS);
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'ignore' }));
   return client;
+}
+
+/** Tools, prompts, resources and templates seen through `client` equal what `direct` sees; both are closed after. */
+export async function expectSameLists(client: ClientV1 | ClientV2, direct: ClientV1 | ClientV2): Promise<void> {
+  try {
+    expect((await client.listTools()).tools).toEqual((await direct.listTools()).tools);
+    expect((await client.listPrompts()).prompts).toEqual((await direct.listPrompts()).prompts);
+    expect((await client.listResources()).resources).toEqual((await direct.listResources()).resources);
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual((await direct.listResourceTemplates()).resourceTemplates);
+  } finally {
+    await client.close();
+    await direct.close();
+  }
 }
 
 export const freePort = (): Promise<number> => new Promise((resolve) => {

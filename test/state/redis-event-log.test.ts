@@ -3,27 +3,18 @@
  * cursor behind what was trimmed (count or age), cursors shared by two servers on one Redis.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MiniMCP } from '../../src/index.js';
-import { redisState, type RedisState } from '../../src/redis/index.js';
-import { clusterAvailable, startRedis, type Redis } from './support/cluster.js';
+import { type RedisState } from '../../src/redis/index.js';
+import { clusterAvailable } from './support/cluster.js';
+import { redisStates } from './support/redis-states.js';
 
 const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const secret = randomBytes(32).toString('base64url');
 
 describe.skipIf(!clusterAvailable())('RedisEventLog', () => {
-  let redis: Redis;
-  const states: RedisState[] = [];
-  const prefix = `evlog${randomBytes(3).toString('hex')}:`;
-  beforeAll(async () => {
-    redis = await startRedis();
-    for (let i = 0; i < 2; i++) states.push(await redisState({ url: redis.url, prefix, onError: () => {} }));
-  }, 30_000);
-  afterAll(async () => {
-    for (const state of states) await state.close();
-    await redis?.stop();
-  });
+  const { states } = redisStates('evlog');
 
   function server(state: RedisState) {
     const mcp = new MiniMCP({ name: 'r', version: '1', state, requestState: { secret }, onError: () => {} });

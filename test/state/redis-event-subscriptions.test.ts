@@ -4,12 +4,13 @@
  * idempotent, and unsubscribe works from either. The engines record what they are asked.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MiniMCP } from '../../src/index.js';
 import type { WebhookSettings, WebhookTarget } from '../../src/events/webhook-settings.js';
 import { redisState, type RedisState } from '../../src/redis/index.js';
-import { clusterAvailable, startRedis, type Redis } from './support/cluster.js';
+import { clusterAvailable, startRedis } from './support/cluster.js';
+import { redisStates } from './support/redis-states.js';
 
 const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
@@ -33,17 +34,7 @@ function engine() {
 }
 
 describe.skipIf(!clusterAvailable())('webhook subscriptions on Redis', () => {
-  let redis: Redis;
-  const states: RedisState[] = [];
-  beforeAll(async () => {
-    redis = await startRedis();
-    const prefix = `evsub${randomBytes(3).toString('hex')}:`;
-    for (let i = 0; i < 2; i++) states.push(await redisState({ url: redis.url, prefix, onError: () => {} }));
-  }, 30_000);
-  afterAll(async () => {
-    for (const state of states) await state.close();
-    await redis?.stop();
-  });
+  const { states } = redisStates('evsub');
 
   function server(state: RedisState) {
     const recorded = engine();
