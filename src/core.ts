@@ -21,7 +21,7 @@ import type { ToolRegistry } from './primitives/tools.js';
 import type { Caller } from './primitives/visibility.js';
 import type { TaskService } from './tasks/service.js';
 import type { Telemetry } from './telemetry/types.js';
-import type { CacheHint, Implementation, MaybePromise } from './types.js';
+import type { CacheHint, Implementation, MaybePromise } from './protocol/mcp-types.js';
 
 
 export interface RequestInfo {

@@ -11,9 +11,9 @@ import type { Era, Eras, Revision } from './protocol/revisions/revision.js';
 import { isObject, type JsonObject } from './protocol/jsonrpc.js';
 import { scopeList, type Caller, type MethodPrimitive, type Visibility, type VisibleRule } from './primitives/visibility.js';
 import { validatorOf, type InferOutput, type SchemaLike, type StandardSchemaV1, type Validation } from './schema/standard-schema.js';
-import type { CacheHint } from './types.js';
+import type { CacheHint } from './protocol/mcp-types.js';
 
-import type { MaybePromise } from './types.js';
+import type { MaybePromise } from './protocol/mcp-types.js';
 
 /** Where a method's capability is declared: under `capabilities.extensions[id]`, or as a core capability. */
 export type MethodCapability = { extension: string; settings?: JsonObject } | { core: string; settings?: JsonObject };

@@ -20,7 +20,7 @@ export type { Hooks, RequestInfo, CacheSettings } from './core.js';
 export type { Connection, MessageFacts, Outcome, OutcomeSink, Send } from './transport.js';
 export { decideEra } from './protocol/era.js';
 export { Context, getContext, type AskOptions, type ClientFacts } from './context/context.js';
-export { Cancellation, type CancelSignal } from './request/cancellation.js';
+export { Cancellation, type CancelSignal } from './platform/cancellation.js';
 export { ErrorCode, InsufficientScopeError, McpError, ProtocolError, ResourceNotFoundError, UserError, isResourceNotFound } from './protocol/errors.js';
 export type { AuthInfo } from './context/auth-info.js';
 export type {
@@ -54,7 +54,7 @@ export { CancelledError, cancelKey } from './state/cancels.js';
 export { BoundReached } from './state/bounds.js';
 export { DEFAULT_RATE_LIMITS, RateLimited, RateLimiter, type RateCheck, type RateLimitOptions } from './request/rate-limit.js';
 export { DEFAULT_SESSION_LIMITS, type SessionLimits } from './state/session-limits.js';
-export * from './types.js';
+export * from './protocol/mcp-types.js';
 export {
   APP_MIME_TYPE, APPS_EXTENSION, LEGACY_RESOURCE_URI_KEY, addApp, addAppResource, addAppTool, appsCapability, supportsApps,
   type AppCsp, type AppDefinition, type AppHtml, type AppPermissions, type AppResourceMeta, type AppResourceOptions,

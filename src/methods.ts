@@ -13,9 +13,9 @@ import { renderPrompt } from './primitives/prompts.js';
 import { runTool } from './primitives/tools.js';
 import { hasCapability } from './context/client-requests.js';
 import { clientInfoOf } from './signing/session-ids.js';
-import { levelRank, type ClientCapabilities, type LoggingLevel } from './types.js';
+import { levelRank, type ClientCapabilities, type LoggingLevel } from './protocol/mcp-types.js';
 import { TASK_METHODS, declaresTasks, missingTasksExtension } from './tasks/methods.js';
-import type { MaybePromise } from './types.js';
+import type { MaybePromise } from './protocol/mcp-types.js';
 
 /** Real URIs stay far below this; template matching costs time linear in the length, per template. */
 const MAX_URI_LENGTH = 8_192;

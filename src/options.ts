@@ -15,7 +15,7 @@ import { RateLimiter, rateLimits, type RateLimitOptions } from './request/rate-l
 import { TaskService, type TaskSettings } from './tasks/service.js';
 import type { DefaultScopes, VisibilityFilter } from './primitives/visibility.js';
 import type { JsonSchemaConverter } from './schema/standard-schema.js';
-import type { CacheHint, Implementation } from './types.js';
+import type { CacheHint, Implementation } from './protocol/mcp-types.js';
 import type { Telemetry } from './telemetry/types.js';
 
 /** Server facts (`name`, `version`, `title`, `description`, `websiteUrl`, `icons`) plus the settings. */

@@ -25,7 +25,7 @@ import { ATTACH, type AttachPoint } from './primitives/attach-point.js';
 import type { Proxied, ProxyOptions, UpstreamSpec } from './gateway/attach.js';
 import { mountServer, type Mounted } from './gateway/mount.js';
 import type { SchemaCheck, SchemaLike } from './schema/standard-schema.js';
-import type { Implementation } from './types.js';
+import type { Implementation } from './protocol/mcp-types.js';
 import { principalFrom, wire, type MiniMCPOptions } from './options.js';
 import { BUILT_IN_METHODS } from './methods.js';
 import { MethodTable } from './method-table.js';

@@ -8,11 +8,11 @@ import type { AuthInfo } from './context/auth-info.js';
 import type { JsonRpcResponse } from './protocol/jsonrpc.js';
 import type { Era } from './protocol/revisions/revision.js';
 import type { HeaderLookup } from './protocol/standard-headers.js';
-import type { CancelSignal } from './request/cancellation.js';
+import type { CancelSignal } from './platform/cancellation.js';
 import type { Connection } from './signing/session-ids.js';
-import type { Send } from './types.js';
+import type { Send } from './protocol/mcp-types.js';
 
-export type { Send } from './types.js';
+export type { Send } from './protocol/mcp-types.js';
 export type { Connection } from './signing/session-ids.js';
 
 /**

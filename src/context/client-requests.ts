@@ -4,10 +4,10 @@
  * (routed back by id); 2026 (MRTR) answers `input_required` and the client retries with the answers.
  */
 import { ErrorCode, McpError, ProtocolError, UserError } from '../protocol/errors.js';
-import type { CancelSignal } from '../request/cancellation.js';
+import type { CancelSignal } from '../platform/cancellation.js';
 import type { AnswerRoute } from '../state/answers.js';
 import { isObject, type JsonObject, type JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { ClientCapabilities } from '../types.js';
+import type { ClientCapabilities } from '../protocol/mcp-types.js';
 import type { ClientRequestTracer } from '../telemetry/types.js';
 
 export type ClientMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';

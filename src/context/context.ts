@@ -9,7 +9,7 @@ import type { JsonObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.
 import {
   levelRank, type ClientCapabilities, type CreateMessageParams, type CreateMessageResult, type ElicitParams,
   type ElicitResult, type Implementation, type ListRootsResult, type LoggingLevel,
-} from '../types.js';
+} from '../protocol/mcp-types.js';
 import type { InputBroker } from './client-requests.js';
 import { checkedAnswer } from './elicit-answer.js';
 import type { StepLedger } from './steps.js';

@@ -7,7 +7,7 @@
 import { ErrorCode, McpError } from '../protocol/errors.js';
 import type { Validation } from '../schema/compiled.js';
 import { compileJsonSchema } from '../schema/json-schema.js';
-import type { ElicitParams, ElicitResult } from '../types.js';
+import type { ElicitParams, ElicitResult } from '../protocol/mcp-types.js';
 
 export function checkedAnswer(params: ElicitParams, answer: ElicitResult): ElicitResult | Promise<ElicitResult> {
   const schema = params.requestedSchema;

@@ -11,14 +11,9 @@
  */
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { notJson } from './json-value.js';
+import type { StepLimits } from '../signing/request-state.js';
 
-/** What one requestState may carry of `ctx.once()` results (the `requestState.maxSteps` / `maxStepBytes` options). */
-export interface StepLimits {
-  /** Steps per request, across all its rounds. */
-  readonly maxSteps: number;
-  /** UTF-8 bytes of all steps' keys and JSON results together. */
-  readonly maxStepBytes: number;
-}
+export type { StepLimits } from '../signing/request-state.js';
 
 /** A sealed step: `[result]`, or `[]` for a step whose function returned undefined. */
 type SealedStep = [] | [unknown];

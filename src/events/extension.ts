@@ -8,7 +8,7 @@ import type { Context } from '../context/context.js';
 import type { MethodCapability, MethodHandler, MethodOptions } from '../extension.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { SchemaLike } from '../schema/standard-schema.js';
-import type { CacheHint } from '../types.js';
+import type { CacheHint } from '../protocol/mcp-types.js';
 import { LIST_PARAMS, POLL_PARAMS, STREAM_PARAMS, SUBSCRIBE_PARAMS, UNSUBSCRIBE_PARAMS } from './params.js';
 import type { Webhooks } from './subscribe.js';
 import { listEvents, pollEvents } from './poll.js';

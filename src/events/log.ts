@@ -4,7 +4,7 @@
  * small so a shared log (Redis Streams, src/events/redis-log.ts) can stand in for the memory one.
  */
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { MaybePromise } from '../types.js';
+import type { MaybePromise } from '../protocol/mcp-types.js';
 
 export interface LoggedEvent {
   /** Where it sits in its type's log: the position a cursor after it names. */

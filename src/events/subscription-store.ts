@@ -5,7 +5,7 @@
  * so a shared store can stand in.
  */
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { MaybePromise } from '../types.js';
+import type { MaybePromise } from '../protocol/mcp-types.js';
 
 export interface SubscriptionRecord {
   readonly id: string;

@@ -10,7 +10,7 @@ import type { Context } from '../context/context.js';
 import { ProtocolError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { Telemetry, TelemetrySpan } from '../telemetry/types.js';
-import type { ElicitParams, CreateMessageParams, LoggingLevel } from '../types.js';
+import type { ElicitParams, CreateMessageParams, LoggingLevel } from '../protocol/mcp-types.js';
 import { callerError } from './errors.js';
 import type { CallHooks, Upstream, UpstreamAsk } from './types.js';
 

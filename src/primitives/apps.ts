@@ -11,7 +11,7 @@ import type { MiniMCP } from '../server.js';
 import type { ResourceOptions } from './resources.js';
 import type { ToolHandler, ToolOptions } from './tools.js';
 import type { Caller } from './visibility.js';
-import type { MaybePromise } from '../types.js';
+import type { MaybePromise } from '../protocol/mcp-types.js';
 
 /** The MIME type of an app's HTML. */
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';

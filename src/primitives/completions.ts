@@ -1,5 +1,5 @@
 /** Argument completion for prompt arguments and resource-template variables (`completion/complete`). */
-import type { MaybePromise } from '../types.js';
+import type { MaybePromise } from '../protocol/mcp-types.js';
 
 export interface CompletionResult {
   values: string[];

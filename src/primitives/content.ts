@@ -3,7 +3,7 @@ import { isObject } from '../protocol/jsonrpc.js';
 import type {
   Annotations, AudioContent, BlobResourceContents, CallToolResult, ContentBlock, EmbeddedResource, GetPromptResult,
   ImageContent, PromptMessage, ReadResourceResult, ResourceContents, ResourceLink, TextContent,
-} from '../types.js';
+} from '../protocol/mcp-types.js';
 
 const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource_link', 'resource']);
 

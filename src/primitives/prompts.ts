@@ -7,7 +7,7 @@ import {
   compileSchema, type CompiledSchema, type InferOutput, type JsonSchemaConverter, type SchemaLike,
   type StandardSchemaV1,
 } from '../schema/standard-schema.js';
-import type { GetPromptResult, Icon, MaybePromise } from '../types.js';
+import type { GetPromptResult, Icon, MaybePromise } from '../protocol/mcp-types.js';
 import type { Completer } from './completions.js';
 import { toPromptResult } from './content.js';
 import { Registry } from './registry.js';

@@ -5,7 +5,7 @@
 import type { Context } from '../context/context.js';
 import { ResourceNotFoundError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { Annotations, CacheHint, Icon, MaybePromise, ReadResourceResult } from '../types.js';
+import type { Annotations, CacheHint, Icon, MaybePromise, ReadResourceResult } from '../protocol/mcp-types.js';
 import type { Completer } from './completions.js';
 import { toReadResult } from './content.js';
 import { Registry } from './registry.js';

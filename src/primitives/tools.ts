@@ -7,7 +7,7 @@ import {
   compileSchema, type CompiledSchema, type InferOutput, type JsonSchema, type JsonSchemaConverter, type SchemaLike, type StandardSchemaV1, type Validation,
 } from '../schema/standard-schema.js';
 import type { FromJsonSchema } from '../schema/json-schema-types.js';
-import type { CallToolResult, ClientCapabilities, Icon, MaybePromise, ToolAnnotations } from '../types.js';
+import type { CallToolResult, ClientCapabilities, Icon, MaybePromise, ToolAnnotations } from '../protocol/mcp-types.js';
 import { structuredOf, toToolResult, toolError, withStructured } from './content.js';
 import { Registry } from './registry.js';
 import { scopeList, type Visibility, type VisibleRule } from './visibility.js';

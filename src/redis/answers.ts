@@ -6,7 +6,7 @@
  * the answer, -32600 when nobody it may answer waits (wrong session or principal, unknown id, the
  * instance is gone). No verdict within `ackTimeoutMs` (Redis lost meanwhile) is a -32603, never a hang.
  */
-import type { CancelSignal } from '../request/cancellation.js';
+import type { CancelSignal } from '../platform/cancellation.js';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import { PendingRequests, type AnswerRoute } from '../state/answers.js';
 import type { Link } from './connection.js';

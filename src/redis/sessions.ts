@@ -5,7 +5,7 @@
  * that keeps the bounds of SessionLimits across instances (session-script.ts); a GET claim lives a
  * minute and is renewed by the stream's keep-alives, so a dead instance's claim runs out by itself.
  */
-import type { LoggingLevel } from '../types.js';
+import type { LoggingLevel } from '../protocol/mcp-types.js';
 import type { SessionPatch, SessionState, SessionStore } from '../state/sessions.js';
 import { sessionBoundError, sessionLimits, type SessionLimits } from '../state/session-limits.js';
 import type { Link } from './connection.js';

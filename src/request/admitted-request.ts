@@ -12,7 +12,7 @@ import type { JsonObject, RequestId } from '../protocol/jsonrpc.js';
 import { patchConnection, type SessionPatch } from '../state/sessions.js';
 import { DEFAULT_SESSION_LIMITS } from '../state/session-limits.js';
 import type { Connection, MessageFacts } from '../transport.js';
-import { levelRank, type ClientCapabilities, type Implementation, type MaybePromise } from '../types.js';
+import { levelRank, type ClientCapabilities, type Implementation, type MaybePromise } from '../protocol/mcp-types.js';
 import type { Admission } from './admission.js';
 import { Execution } from './execution.js';
 

@@ -7,7 +7,7 @@ import type { Core, MethodCall, } from '../core.js';
 import type { MessageFacts, OutcomeSink, Outcome } from '../transport.js';
 import { internalError } from '../protocol/errors.js';
 import type { JsonObject, RequestId } from '../protocol/jsonrpc.js';
-import { type ClientCapabilities, } from '../types.js';
+import { type ClientCapabilities, } from '../protocol/mcp-types.js';
 import { admit } from './admission.js';
 import { runHooked } from './hooks.js';
 import { AdmittedRequest } from './admitted-request.js';

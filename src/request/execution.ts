@@ -3,7 +3,7 @@
  * idle clock, and its AbortSignal. The signal is created only when someone reads it: most handlers
  * never do, and an AbortController costs more than the rest of a no-op request on Node 20.
  */
-import { Cancellation, type CancelSignal } from './cancellation.js';
+import { Cancellation, type CancelSignal } from '../platform/cancellation.js';
 import { CancelledError } from '../state/cancels.js';
 
 export type Interrupt = 'timeout' | 'aborted' | 'input';

@@ -9,7 +9,7 @@ import type { Revision } from '../protocol/revisions/revision.js';
 import { InsufficientScopeError, McpError, UserError, clientErrorText, internalError } from '../protocol/errors.js';
 import { BoundReached, firstTimeReached } from '../state/bounds.js';
 import { errorResponse, resultResponse, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
-import type { CacheHint } from '../types.js';
+import type { CacheHint } from '../protocol/mcp-types.js';
 
 /** A notification, a client response, or a request the client cancelled: nothing to send. */
 export const NO_REPLY: Outcome = { reply: undefined, status: 202 };

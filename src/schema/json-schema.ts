@@ -5,7 +5,7 @@
  * background: a server whose schemas are all Zod or Valibot never pays for it at start-up.
  */
 import type { Schema, SchemaDraft, Validator } from '@cfworker/json-schema';
-import { lazyModule } from '../lazy-module.js';
+import { lazyModule } from '../platform/lazy-module.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { CompiledSchema, Validation } from './compiled.js';
 import { FORMAT_PREFIX, installLinearFormats, useLinearFormats } from './formats.js';

@@ -10,8 +10,15 @@
 import { invalidParams } from '../protocol/errors.js';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { fromBase64url, textFromBase64url, toBase64url } from '../platform/base64url.js';
+
+/** What one requestState may carry of `ctx.once()` results (the `requestState.maxSteps` / `maxStepBytes` options). */
+export interface StepLimits {
+  /** Steps per request, across all its rounds. */
+  readonly maxSteps: number;
+  /** UTF-8 bytes of all steps' keys and JSON results together. */
+  readonly maxStepBytes: number;
+}
 import { hashing, sameBytes } from '../platform/crypto.js';
-import type { StepLimits } from '../context/steps.js';
 
 export { loadCrypto } from '../platform/crypto.js';
 

@@ -9,7 +9,7 @@
  */
 import { isObject } from '../protocol/jsonrpc.js';
 import { isHandshakeVersion } from '../protocol/revisions/handshake.js';
-import type { ClientCapabilities, Implementation, LoggingLevel } from '../types.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/mcp-types.js';
 import type { Signer } from './request-state.js';
 import { textFromBase64url, toBase64url } from '../platform/base64url.js';
 

@@ -13,7 +13,7 @@ import { paginate } from '../primitives/pagination.js';
 import type { ResourceOptions, ResourceReader } from '../primitives/resources.js';
 import type { Caller } from '../primitives/visibility.js';
 import type { SchemaLike, StandardSchemaV1 } from '../schema/standard-schema.js';
-import type { CacheHint } from '../types.js';
+import type { CacheHint } from '../protocol/mcp-types.js';
 import type { Skill } from './skill.js';
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';

@@ -11,7 +11,7 @@ import type { VisibleRule } from '../primitives/visibility.js';
 import { knownMimeType, mimeTypeOf, servedAsText } from './mime.js';
 import { SkillError, checkLimits, checkSkillPath, skillFrontmatter } from './rules.js';
 
-import type { MaybePromise } from '../types.js';
+import type { MaybePromise } from '../protocol/mcp-types.js';
 
 /** A file's content: text, bytes, or (a dynamic skill) a function that makes it on each read. */
 export type SkillFile<Scope = unknown> = string | Uint8Array | ((ctx: Context<Scope>) => MaybePromise<string | Uint8Array>);

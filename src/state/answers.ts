@@ -4,10 +4,10 @@
  * handler waits: `answer()` routes it there. Only the principal and connection the request went to may
  * answer (the `owner`); anyone else's response with that id matches nothing.
  */
-import type { CancelSignal } from '../request/cancellation.js';
+import type { CancelSignal } from '../platform/cancellation.js';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import { UserError } from '../protocol/errors.js';
-import type { MaybePromise } from '../types.js';
+import type { MaybePromise } from '../protocol/mcp-types.js';
 
 
 /** The seam: the in-memory default serves one process; a shared one routes answers between instances. */

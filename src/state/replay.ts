@@ -11,7 +11,7 @@
  * then its oldest events: never another principal's), and a TTL after the request finished.
  * No node: imports: the fetch handler uses it too.
  */
-import type { MaybePromise } from '../types.js';
+import type { MaybePromise } from '../protocol/mcp-types.js';
 
 import { shrinkFrame } from './replay-frames.js';
 import { BoundsLedger } from './ledger.js';

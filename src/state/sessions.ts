@@ -5,7 +5,7 @@
  * not on a connection object. stdio keeps its own Connection and never uses it.
  */
 import type { Connection } from '../signing/session-ids.js';
-import type { LoggingLevel, MaybePromise } from '../types.js';
+import type { LoggingLevel, MaybePromise } from '../protocol/mcp-types.js';
 import type { Usage } from './bounds.js';
 import { BoundsLedger } from './ledger.js';
 import { sessionBoundError, sessionLimits, subscriptionRefused, type SessionLimits } from './session-limits.js';

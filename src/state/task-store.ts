@@ -7,7 +7,7 @@
  * process pays nothing for the seam.
  */
 import type { JsonObject, JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { MaybePromise } from '../types.js';
+import type { MaybePromise } from '../protocol/mcp-types.js';
 
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';

@@ -9,7 +9,7 @@ import type { JsonObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.
 import { resultOutcome } from '../request/outcome.js';
 import type { TaskRun } from './task-run.js';
 import type { Revision } from '../protocol/revisions/revision.js';
-import type { MaybePromise } from '../types.js';
+import type { MaybePromise } from '../protocol/mcp-types.js';
 
 /** What the hand-off needs of its request: to stop waiting on the handler, and to turn its end into an outcome. */
 export interface HandOffHost {

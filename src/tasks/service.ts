@@ -9,7 +9,7 @@ import { BoundReached, firstTimeReached } from '../state/bounds.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { tooLarge, type TaskBounds, type TaskStore } from '../state/task-store.js';
 import { addToKeyedSet, callEach } from '../state/keyed-sets.js';
-import type { MaybePromise, Send } from '../types.js';
+import type { MaybePromise, Send } from '../protocol/mcp-types.js';
 
 
 export interface TaskSettings {

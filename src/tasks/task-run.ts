@@ -9,7 +9,7 @@ import { ErrorCode, ProtocolError, UserError } from '../protocol/errors.js';
 import { isObject, type JsonObject, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { CancelledError } from '../state/cancels.js';
 import type { TaskBounds, TaskEnd, TaskError, TaskRecord } from '../state/task-store.js';
-import type { ClientCapabilities, MaybePromise } from '../types.js';
+import type { ClientCapabilities, MaybePromise } from '../protocol/mcp-types.js';
 import { after, tooManyTasks, type LocalTask, type TaskService } from './service.js';
 import { StatusNote } from './status-note.js';
 import { RELATED_TASK } from './wire.js';

@@ -17,12 +17,12 @@ import type { ScopedOptions } from '../transports/scoped-options.js';
 import type {
   CallToolResult, ClientCapabilities, CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult,
   GetPromptResult, Implementation, ListRootsResult, LoggingLevel, ReadResourceResult,
-} from '../types.js';
+} from '../protocol/mcp-types.js';
 
 export type TestEra = '2025-11-25' | '2026-07-28';
 export type { TestToken } from './test-token.js';
 
-import type { MaybePromise } from '../types.js';
+import type { MaybePromise } from '../protocol/mcp-types.js';
 
 export interface TestClientOptions<Scope> {
   /** The protocol revision to speak. Default '2025-11-25'. */

@@ -5,7 +5,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { notificationOf, type BusEvent } from '../state/bus.js';
-import { Cancellation } from '../request/cancellation.js';
+import { Cancellation } from '../platform/cancellation.js';
 import type { Connection, MessageFacts, Outcome, OutcomeSink, Send } from '../transport.js';
 import { ErrorCode, McpError } from '../protocol/errors.js';
 import { errorResponse, serializeMessage, type JsonRpcMessage } from '../protocol/jsonrpc.js';

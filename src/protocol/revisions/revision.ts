@@ -9,7 +9,7 @@ import type { JsonObject } from '../jsonrpc.js';
 import type { McpError } from '../errors.js';
 import type { HeaderLookup } from '../standard-headers.js';
 import type { TaskRecord } from '../../state/task-store.js';
-import type { CacheHint } from '../../types.js';
+import type { CacheHint } from '../mcp-types.js';
 
 /**
  * The protocol family of a request: 'handshake' (an `initialize` handshake, then a session or a

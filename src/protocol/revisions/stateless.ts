@@ -4,7 +4,7 @@
  * `resultType` and cache hints; the retired codes -32002 and -32042 are never sent; -32601 is a 404;
  * tasks are flat (`ttlMs`/`pollIntervalMs`) under the tasks extension; the endpoint only POSTs.
  */
-import { levelRank } from '../../types.js';
+import { levelRank } from '../mcp-types.js';
 import { ErrorCode, McpError, internalError, invalidParams, methodNotFoundError } from '../errors.js';
 import type { JsonObject } from '../jsonrpc.js';
 import { checkStandardHeaders } from '../standard-headers.js';

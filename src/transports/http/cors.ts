@@ -4,7 +4,7 @@
  * trust it needs); the Host check stays in force, and that is what stops a rebinding attack.
  */
 import type { AuthInfo } from '../../context/auth-info.js';
-import type { CancelSignal } from '../../request/cancellation.js';
+import type { CancelSignal } from '../../platform/cancellation.js';
 import type { BodySink, Exchange, HeaderMap } from './exchange.js';
 
 export interface CorsOptions {

@@ -5,7 +5,7 @@
  */
 
 import type { AuthInfo } from '../../context/auth-info.js';
-import type { CancelSignal } from '../../request/cancellation.js';
+import type { CancelSignal } from '../../platform/cancellation.js';
 
 /** What the body reader produced: bytes, a value a framework already parsed, or a refusal. */
 export type BodyRead =

@@ -10,7 +10,7 @@ import type { HttpAuth } from './auth-gate.js';
 import type { AuthInfo } from '../../context/auth-info.js';
 import { serveExchange } from './serve-exchange.js';
 import { worthDraining } from './linger.js';
-import { Cancellation } from '../../request/cancellation.js';
+import { Cancellation } from '../../platform/cancellation.js';
 
 export interface FetchHandlerOptions<Scope, Auth extends HttpAuth | undefined = HttpAuth | undefined> extends HttpOptions {
   /** `oauthResourceServer()` from minimcp/auth (see HttpOptions); given here, the scope factory's `auth` is typed as present. */

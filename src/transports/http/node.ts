@@ -7,7 +7,7 @@ import { intOption, type IntLimits } from '../../option-checks.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MiniMCP } from '../../server.js';
-import { Cancellation } from '../../request/cancellation.js';
+import { Cancellation } from '../../platform/cancellation.js';
 import { BodyReader, type BodySource } from './body-reader.js';
 import { serveOverride } from './serve-override.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';

@@ -5,7 +5,7 @@ import { IdleSweeper } from '../../request/limits.js';
 import { DEFAULT_HOSTS, hostRule, type HostRule } from './origin.js';
 import { intOption, type IntLimits } from '../../option-checks.js';
 import type { HttpAuth } from './auth-gate.js';
-import type { Implementation } from '../../types.js';
+import type { Implementation } from '../../protocol/mcp-types.js';
 import type { ServerCardOptions } from './card/options.js';
 import { ServerCard } from './card/server-card.js';
 import type { AuthInfo } from '../../context/auth-info.js';

@@ -9,7 +9,7 @@ import { revisionOf } from '../../protocol/revisions/index.js';
 import { isObject, serializeMessage, type JsonObject, type RequestId } from '../../protocol/jsonrpc.js';
 import type { Era } from '../../protocol/revisions/revision.js';
 import type { MiniMCP } from '../../server.js';
-import type { CancelSignal } from '../../request/cancellation.js';
+import type { CancelSignal } from '../../platform/cancellation.js';
 import type { BodyRead, BodySink, Exchange } from './exchange.js';
 import { ACCEPTS_JSON, ACCEPTS_SSE, acceptedTypes, isJsonContentType } from './media-types.js';
 import { answerPreflight, corsAllows, withCors } from './cors.js';

@@ -5,7 +5,7 @@
  * NOT be read as a cancel; the client resumes with Last-Event-ID or sends notifications/cancelled).
  * The stream decides which; this object only relays.
  */
-import { callListener, type CancelSignal } from '../../request/cancellation.js';
+import { callListener, type CancelSignal } from '../../platform/cancellation.js';
 
 type Listener = EventListenerOrEventListenerObject;
 

@@ -6,7 +6,7 @@
 import { HANDSHAKE_VERSIONS, STATELESS_VERSIONS } from '../../../protocol/versions.js';
 import { sha256Bytes } from '../../../platform/sha256.js';
 import { toBase64url } from '../../../platform/base64url.js';
-import type { Implementation } from '../../../types.js';
+import type { Implementation } from '../../../protocol/mcp-types.js';
 import { CARD_SCHEMA_URL } from './check.js';
 import type { ServerCardOptions } from './options.js';
 

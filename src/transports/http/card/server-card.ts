@@ -4,7 +4,7 @@
  * ServerCardOptions.url), so a cached public document never carries a Host nobody vouched for.
  */
 import { intOption } from '../../../option-checks.js';
-import type { Implementation } from '../../../types.js';
+import type { Implementation } from '../../../protocol/mcp-types.js';
 import { cardProblem } from './check.js';
 import { aiCatalog, buildCard, CARD_TYPE, cardUrlOf, documentOf, mcpCatalog, type CardDocument } from './document.js';
 import type { ServerCardOptions } from './options.js';

@@ -1,5 +1,5 @@
 /** MCP wire shapes MiniMCP reads or writes (the subset a server needs; extra fields pass through). */
-import type { JsonObject, JsonRpcMessage } from './protocol/jsonrpc.js';
+import type { JsonObject, JsonRpcMessage } from './jsonrpc.js';
 
 /** A value now, or a promise of it: the synchronous path stays synchronous when a step needs no wait. */
 export type MaybePromise<T> = T | Promise<T>;
