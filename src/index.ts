@@ -14,7 +14,7 @@ export type { EventHandle } from './events/register.js';
 export type { EmitOptions } from './events/service.js';
 export type { EventsOptions } from './events/settings.js';
 export type { WebhookSettings } from './events/webhook-settings.js';
-export { MemoryEventLog, type EventLog, type LoggedEvent, type LogRead, type Retention } from './events/log.js';
+export { MemoryEventLog, type EventLog, type LoggedEvent, type LogRead, type Retention } from './state/event-log.js';
 export { SkillError, MAX_SKILL_BYTES, MAX_SKILL_FILES } from './skills/rules.js';
 export type { Hooks, RequestInfo, CacheSettings } from './core.js';
 export type { Connection, MessageFacts, Outcome, OutcomeSink, Send } from './transport.js';
@@ -57,7 +57,7 @@ export { DEFAULT_SESSION_LIMITS, type SessionLimits } from './state/session-limi
 export * from './protocol/mcp-types.js';
 export {
   APP_MIME_TYPE, APPS_EXTENSION, LEGACY_RESOURCE_URI_KEY, addApp, addAppResource, addAppTool, appsCapability, supportsApps,
-  type AppCsp, type AppDefinition, type AppHtml, type AppPermissions, type AppResourceMeta, type AppResourceOptions,
+  type AppCsp, type AppDefinition, type AppHost, type AppHtml, type AppPermissions, type AppResourceMeta, type AppResourceOptions,
   type AppToolOptions, type AppToolVisibility,
 } from './primitives/apps.js';
 export type { Caller, DefaultScopes, MethodPrimitive, Primitive, PrimitiveKind, VisibilityFilter, VisibleRule } from './primitives/visibility.js';

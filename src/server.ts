@@ -21,7 +21,7 @@ import {
 } from './primitives/resources.js';
 import { ToolRegistry, type ToolHandler, type ToolOptions } from './primitives/tools.js';
 import { ListView, VIEW, Visibility, type Caller } from './primitives/visibility.js';
-import { ATTACH, type AttachPoint } from './primitives/attach-point.js';
+import { ATTACH, type AttachPoint } from './gateway/attach-point.js';
 import type { Proxied, ProxyOptions, UpstreamSpec } from './gateway/attach.js';
 import { mountServer, type Mounted } from './gateway/mount.js';
 import type { SchemaCheck, SchemaLike } from './schema/standard-schema.js';

@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'proxy') {
-    const { PROXY_USAGE, runProxy } = await import('../gateway/cli.js');
+    const { PROXY_USAGE, runProxy } = await import('./proxy-command.js');
     if (args.some((arg) => arg === '--help' || arg === '-h')) return void console.log(PROXY_USAGE);
     const gateway = await runProxy(args);
     console.log(`MiniMCP gateway listening on ${gateway.url}`);

@@ -7,7 +7,7 @@ import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { scopeList, type VisibleRule } from '../primitives/visibility.js';
 import { compileSchema, type CompiledSchema, type InferOutput, type JsonSchemaConverter, type SchemaLike, type StandardSchemaV1 } from '../schema/standard-schema.js';
 import type { FromJsonSchema } from '../schema/json-schema-types.js';
-import type { Retention } from './log.js';
+import type { Retention } from '../state/event-log.js';
 
 export type DeliveryMode = 'poll' | 'push' | 'webhook';
 const MODES: readonly DeliveryMode[] = ['poll', 'push', 'webhook'];

@@ -8,7 +8,7 @@ import type { Context } from '../context/context.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { CursorPosition } from './cursor.js';
 import type { EventType } from './event-type.js';
-import type { EventLog, LoggedEvent, Retention } from './log.js';
+import type { EventLog, LoggedEvent, Retention } from '../state/event-log.js';
 
 export interface Occurrence {
   readonly eventId: string;

@@ -3,7 +3,7 @@
  * extension (its log, its settings, its methods); each event type is then added to it, and its handle
  * emits occurrences.
  */
-import { MemoryEventLog, type EventLog } from './log.js';
+import { MemoryEventLog, type EventLog } from '../state/event-log.js';
 import type { Signer } from '../signing/request-state.js';
 import type { JsonSchemaConverter, SchemaLike } from '../schema/standard-schema.js';
 import { CursorCodec } from './cursor.js';
@@ -13,7 +13,7 @@ import { registerEventMethods, type EventHost, type EventMethodSettings } from '
 import { EventService, type EmitOptions } from './service.js';
 import { resolveEventSettings, type EventsOptions } from './settings.js';
 import { Webhooks } from './subscribe.js';
-import { MemorySubscriptionStore, type SubscriptionStore } from './subscription-store.js';
+import { MemorySubscriptionStore, type SubscriptionStore } from '../state/event-subscriptions.js';
 import { webhookBounds } from './webhook-settings.js';
 
 /** What `mcp.event()` returns: the type's name, and `emit()` for emitted types. */

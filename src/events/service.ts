@@ -12,7 +12,7 @@ import type { Caller } from '../primitives/visibility.js';
 import type { CursorCodec, CursorPosition } from './cursor.js';
 import type { EventErrors } from './errors.js';
 import type { DeliveryMode, EventType } from './event-type.js';
-import type { EventLog, LoggedEvent } from './log.js';
+import type { EventLog, LoggedEvent } from '../state/event-log.js';
 import { PASS_THROUGH, readLog, readSource, type SubscriptionRead } from './reading.js';
 
 /** A subscription as a request names it: its type and checked arguments. */

@@ -1,7 +1,7 @@
 /** `mcp.configureEvents()`: the extension's settings, checked once, with their documented defaults. */
 import { intOption, type IntLimits } from '../option-checks.js';
 import { checkErrorCodes, type EventErrorCodes } from './errors.js';
-import type { EventLog } from './log.js';
+import type { EventLog } from '../state/event-log.js';
 import type { WebhookSettings } from './webhook-settings.js';
 
 export interface EventsOptions {

@@ -11,13 +11,13 @@ import { invalidParams } from '../protocol/errors.js';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import type { CallbackFailure } from './errors.js';
 import type { EventType } from './event-type.js';
-import type { LoggedEvent } from './log.js';
+import type { LoggedEvent } from '../state/event-log.js';
 import { maxAgeOf } from './params.js';
 import { occurrenceOf } from './reading.js';
 import type { EventService, Subscription } from './service.js';
 import type { CursorPosition } from './cursor.js';
 import type { StreamHost } from './stream.js';
-import type { SubscriptionRecord, SubscriptionStore } from './subscription-store.js';
+import type { SubscriptionRecord, SubscriptionStore } from '../state/event-subscriptions.js';
 import type { WebhookBounds, WebhookSettings, WebhookTarget } from './webhook-settings.js';
 
 /** A callback URL and the arguments are kept for the subscription's life: both are capped. */

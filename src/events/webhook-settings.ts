@@ -3,7 +3,7 @@
  * (src/events/webhooks/, `createWebhookEngine()`), and the bounds on the subscription records kept here.
  */
 import { intOption, type IntLimits } from '../option-checks.js';
-import type { SubscriptionStore } from './subscription-store.js';
+import type { SubscriptionStore } from '../state/event-subscriptions.js';
 
 /** Whom a delivery goes to: a subscription's id, principal, callback and signing secrets (newest first). */
 export interface WebhookTarget {

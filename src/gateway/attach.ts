@@ -4,7 +4,7 @@
  * and each use forwarded (src/gateway/forward.ts). Nothing of the core is forked: the entries are
  * registry entries like any other, so visibility, scopes, limits, hooks and telemetry apply.
  */
-import { ATTACH, type Attachable } from '../primitives/attach-point.js';
+import { ATTACH, type Attachable } from './attach-point.js';
 import type { VisibleRule } from '../primitives/visibility.js';
 import { splitCommandLine } from './command-line.js';
 import { HttpUpstream, type HttpUpstreamOptions } from './http-upstream.js';

@@ -4,7 +4,7 @@
  * declares the extension, under the same capability; and any method named in the proxy's `methods`.
  */
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
-import type { AttachPoint } from '../primitives/attach-point.js';
+import type { AttachPoint } from './attach-point.js';
 import { forward, type ForwardSettings } from './forward.js';
 
 const KNOWN: Record<string, (settings: JsonObject) => string[]> = {

@@ -5,7 +5,7 @@
  * clients (`list_changed`), and `tools/list` is answered from the registry, never by a round trip.
  */
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
-import type { AttachPoint } from '../primitives/attach-point.js';
+import type { AttachPoint } from './attach-point.js';
 import { type AttachRules, completers, promptEntry, templateVariables, toolEntry } from './entries.js';
 import { forward, type ForwardSettings } from './forward.js';
 import type { Naming } from './naming.js';

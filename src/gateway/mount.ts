@@ -8,7 +8,7 @@
  * mount-events.ts).
  */
 import type { Context } from '../context/context.js';
-import { ATTACH, type Attachable, type AttachPoint } from '../primitives/attach-point.js';
+import { ATTACH, type Attachable, type AttachPoint } from './attach-point.js';
 import type { PromptEntry } from '../primitives/prompts.js';
 import type { ToolEntry } from '../primitives/tools.js';
 import type { Caller } from '../primitives/visibility.js';

@@ -7,9 +7,8 @@
 import type { Context } from '../context/context.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { SchemaLike } from '../schema/standard-schema.js';
-import type { MiniMCP } from '../server.js';
-import type { ResourceOptions } from './resources.js';
-import type { ToolHandler, ToolOptions } from './tools.js';
+import type { ResourceOptions, ResourceRegistry } from './resources.js';
+import type { ToolHandler, ToolOptions, ToolRegistry } from './tools.js';
 import type { Caller } from './visibility.js';
 import type { MaybePromise } from '../protocol/mcp-types.js';
 
@@ -126,12 +125,18 @@ function resourceUi(uri: string, { csp, permissions, domain, prefersBorder }: Ap
   return Object.keys(ui).length ? ui : undefined;
 }
 
+/** Where an app is registered: a server's tools and resources (a MiniMCP is one). */
+export interface AppHost<Scope> {
+  readonly tools: { add(...definition: Parameters<ToolRegistry<Scope>['register']>): () => boolean };
+  readonly resources: { add(...resource: Parameters<ResourceRegistry<Scope>['add']>): () => boolean };
+}
+
 /**
  * Registers an app's page as a `ui://` resource served as `text/html;profile=mcp-app`. `csp`,
  * `permissions`, `domain` and `prefersBorder` go to `_meta.ui` on both the listing and the contents
  * (hosts prefer the contents). Returns a function that removes it.
  */
-export function addAppResource<Scope>(mcp: MiniMCP<Scope>, uri: string, options: AppResourceOptions<Scope>, html: AppHtml<Scope>): () => boolean {
+export function addAppResource<Scope>(mcp: AppHost<Scope>, uri: string, options: AppResourceOptions<Scope>, html: AppHtml<Scope>): () => boolean {
   checkUiUri(uri, 'An app resource URI');
   if (typeof html !== 'string' && typeof html !== 'function') throw new Error(`App ${uri}: html must be a string or a function`);
   const { csp, permissions, domain, prefersBorder, ...resource } = options;
@@ -157,7 +162,7 @@ export function addAppResource<Scope>(mcp: MiniMCP<Scope>, uri: string, options:
  * (and the older `_meta["ui/resourceUri"]`) and `_meta.ui.visibility`. Returns a function that removes it.
  */
 export function addAppTool<Scope, In extends SchemaLike | undefined = undefined, Out extends SchemaLike | undefined = undefined>(
-  mcp: MiniMCP<Scope>,
+  mcp: AppHost<Scope>,
   name: string,
   options: AppToolOptions<In, Out, Scope>,
   handler: ToolHandler<Scope, In, Out>,
@@ -176,7 +181,7 @@ export function addAppTool<Scope, In extends SchemaLike | undefined = undefined,
 
 /** Registers an app's page and the tool that shows it, in one call. Returns a function that removes both. */
 export function addApp<Scope, In extends SchemaLike | undefined = undefined, Out extends SchemaLike | undefined = undefined>(
-  mcp: MiniMCP<Scope>,
+  mcp: AppHost<Scope>,
   app: AppDefinition<Scope>,
   name: string,
   options: Omit<AppToolOptions<In, Out, Scope>, 'app'>,

@@ -8,7 +8,7 @@
  * than the age bound of a stream that expired whole (an hour after the age bound, idle).
  */
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { EventLog, LoggedEvent, LogRead, Retention } from '../events/log.js';
+import type { EventLog, LoggedEvent, LogRead, Retention } from '../state/event-log.js';
 import type { Link } from './connection.js';
 
 // KEYS: the stream, its cut (the newest id ever trimmed). ARGV: maxEvents, minimum id (ms), ttl ms,

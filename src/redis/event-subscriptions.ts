@@ -6,7 +6,7 @@
  * before a bound is counted). A put is one script: a refresh always passes, a new record only within
  * the bounds.
  */
-import type { PutOutcome, SubscriptionBounds, SubscriptionRecord, SubscriptionStore } from '../events/subscription-store.js';
+import type { PutOutcome, SubscriptionBounds, SubscriptionRecord, SubscriptionStore } from '../state/event-subscriptions.js';
 import type { Link } from './connection.js';
 
 // KEYS: record, type index, principal index, all. ARGV: id, json, expiresAt ('' = never), now, perPrincipal, total.

@@ -12,8 +12,8 @@ import { MemoryTaskStore } from './memory-task-store.js';
 import type { TaskStore } from './task-store.js';
 import { MemoryProofStore, type ProofStore } from './proofs.js';
 import { MemoryRateStore, type RateStore } from './rates.js';
-import type { EventLog } from '../events/log.js';
-import type { SubscriptionStore } from '../events/subscription-store.js';
+import type { EventLog } from './event-log.js';
+import type { SubscriptionStore } from './event-subscriptions.js';
 
 export interface SharedState {
   /** list_changed and resources/updated, to every listening stream. */

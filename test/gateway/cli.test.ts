@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { proxyArgs } from '../../src/gateway/cli.js';
+import { proxyArgs } from '../../src/dev/proxy-command.js';
 import { clientV1, EVERYTHING } from './support.js';
 
 describe('proxyArgs', () => {

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauthResourceServer } from '../../src/auth/index.js';
-import { runProxy } from '../../src/gateway/cli.js';
+import { runProxy } from '../../src/dev/proxy-command.js';
 import { ClientCredentials, HttpUpstream, type Proxied } from '../../src/gateway/index.js';
 import { MiniMCP } from '../../src/index.js';
 import { createNodeHandler, serve, type RunningServer } from '../../src/transports/http/node.js';

@@ -5,8 +5,8 @@
  */
 import type { MiniMCPOptions } from '../options.js';
 import { MiniMCP } from '../server.js';
-import type { Proxied, UpstreamSpec } from './attach.js';
-import type { ClientCredentialsOptions } from './oauth-client.js';
+import type { Proxied, UpstreamSpec } from '../gateway/attach.js';
+import type { ClientCredentialsOptions } from '../gateway/oauth-client.js';
 
 export const PROXY_USAGE = `Usage:
   minimcp proxy [--port N] [--host H] (--stdio "<command line>" | --http <url> | --mount name=<command line or url> ...)

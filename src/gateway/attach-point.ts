@@ -7,9 +7,9 @@ import type { Hooks } from '../core.js';
 import type { MethodHandler, MethodOptions } from '../extension.js';
 import type { NotificationBus } from '../state/bus.js';
 import type { Telemetry } from '../telemetry/types.js';
-import type { PromptRegistry } from './prompts.js';
-import type { ResourceRegistry } from './resources.js';
-import type { ToolRegistry } from './tools.js';
+import type { PromptRegistry } from '../primitives/prompts.js';
+import type { ResourceRegistry } from '../primitives/resources.js';
+import type { ToolRegistry } from '../primitives/tools.js';
 import type { SkillSet } from '../skills/serve.js';
 import type { EventService } from '../events/service.js';
 
