@@ -3,10 +3,10 @@
  * contract with transports (MessageFacts, Outcome, OutcomeSink, Send) is src/transport.ts.
  */
 import type { Context } from './context/context.js';
-import type { AuthInfo } from './context/auth-info.js';
-import type { PrincipalQuota } from './request/principal-quota.js';
-import type { RateLimiter } from './request/rate-limit.js';
-import type { ConcurrencyGate, IdleSweeper } from './request/limits.js';
+import type { AuthInfo } from './protocol/auth-info.js';
+import type { PrincipalQuota } from './limits/principal-quota.js';
+import type { RateLimiter } from './limits/rate-limit.js';
+import type { ConcurrencyGate, IdleSweeper } from './limits/concurrency.js';
 import type { SessionPatch, SharedState } from './state/index.js';
 import type { RequestStateCodec } from './signing/request-state.js';
 import type { SessionCodec } from './signing/session-ids.js';

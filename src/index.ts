@@ -22,7 +22,7 @@ export { decideEra } from './protocol/era.js';
 export { Context, getContext, type AskOptions, type ClientFacts } from './context/context.js';
 export { Cancellation, type CancelSignal } from './platform/cancellation.js';
 export { ErrorCode, InsufficientScopeError, McpError, ProtocolError, ResourceNotFoundError, UserError, isResourceNotFound } from './protocol/errors.js';
-export type { AuthInfo } from './context/auth-info.js';
+export type { AuthInfo } from './protocol/auth-info.js';
 export type {
   JsonObject, JsonRpcMessage, JsonRpcRequest, JsonRpcNotification, JsonRpcResponse, RequestId,
 } from './protocol/jsonrpc.js';
@@ -52,7 +52,7 @@ export {
 } from './state/index.js';
 export { CancelledError, cancelKey } from './state/cancels.js';
 export { BoundReached } from './state/bounds.js';
-export { DEFAULT_RATE_LIMITS, RateLimited, RateLimiter, type RateCheck, type RateLimitOptions } from './request/rate-limit.js';
+export { DEFAULT_RATE_LIMITS, RateLimited, RateLimiter, type RateCheck, type RateLimitOptions } from './limits/rate-limit.js';
 export { DEFAULT_SESSION_LIMITS, type SessionLimits } from './state/session-limits.js';
 export * from './protocol/mcp-types.js';
 export {

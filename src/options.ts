@@ -2,16 +2,16 @@
  * The server's options: what each one means, its checks and defaults, and the pieces of the core
  * built from them (state, limits, tasks). Kept apart from server.ts, which registers and dispatches.
  */
-import type { AuthInfo } from './context/auth-info.js';
+import type { AuthInfo } from './protocol/auth-info.js';
 import { intOption } from './option-checks.js';
-import { PrincipalQuota } from './request/principal-quota.js';
+import { PrincipalQuota } from './limits/principal-quota.js';
 import { RequestStateCodec, Signer } from './signing/request-state.js';
 import { SessionCodec } from './signing/session-ids.js';
-import { ConcurrencyGate, IdleSweeper } from './request/limits.js';
+import { ConcurrencyGate, IdleSweeper } from './limits/concurrency.js';
 import type { CacheSettings, Core, RequestInfo } from './core.js';
 import { resolveState, type SharedState } from './state/index.js';
 import type { TaskStore } from './state/task-store.js';
-import { RateLimiter, rateLimits, type RateLimitOptions } from './request/rate-limit.js';
+import { RateLimiter, rateLimits, type RateLimitOptions } from './limits/rate-limit.js';
 import { TaskService, type TaskSettings } from './tasks/service.js';
 import type { DefaultScopes, VisibilityFilter } from './primitives/visibility.js';
 import type { JsonSchemaConverter } from './schema/standard-schema.js';

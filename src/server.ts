@@ -2,10 +2,10 @@
  * MiniMCP: registration, and `handle()`, the one function every transport wraps (the options live in
  * options.ts). Handlers are registered once; nothing here is rebuilt per request and no session is kept.
  */
-import type { AuthInfo } from './context/auth-info.js';
+import type { AuthInfo } from './protocol/auth-info.js';
 import { loadCrypto } from './signing/request-state.js';
 import type { Core, Hooks } from './core.js';
-import type { RateLimiter } from './request/rate-limit.js';
+import type { RateLimiter } from './limits/rate-limit.js';
 import type { MessageFacts, Outcome, OutcomeSink, Send } from './transport.js';
 import { routeMessage } from './request/inbound.js';
 import { Capabilities } from './capabilities.js';

@@ -4,7 +4,7 @@
  * at once or later through the sink. Every built-in transport (stdio, HTTP) and examples/queue/ use
  * only this. See docs/architecture.md, "The entry for transports".
  */
-import type { AuthInfo } from './context/auth-info.js';
+import type { AuthInfo } from './protocol/auth-info.js';
 import type { JsonRpcResponse } from './protocol/jsonrpc.js';
 import type { Era } from './protocol/revisions/revision.js';
 import type { HeaderLookup } from './protocol/standard-headers.js';

@@ -1,5 +1,5 @@
 /** From a verified token's claims (or an introspection answer) to `ctx.auth`. */
-import type { AuthInfo } from '../context/auth-info.js';
+import type { AuthInfo } from '../protocol/auth-info.js';
 
 /** `scope` (RFC 9068, space-separated), else `scp` (Entra ID: a string; Okta: an array). */
 function scopesOf(claims: Record<string, unknown>): readonly string[] {

@@ -4,7 +4,7 @@
  * shared replay cache (`state.proofs`, keyed by the token's principal). Plain Bearer requests never
  * come here: their path does no work for DPoP.
  */
-import type { AuthInfo } from '../context/auth-info.js';
+import type { AuthInfo } from '../protocol/auth-info.js';
 import { MemoryProofStore, type ProofStore } from '../state/proofs.js';
 import type { AuthRequest } from '../transports/http/auth-gate.js';
 import type { Challenges } from './challenges.js';

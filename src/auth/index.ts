@@ -5,6 +5,6 @@
 export { oauthResourceServer, ResourceServer } from './resource-server.js';
 export type { ResourceServerOptions } from './options.js';
 export type { IntrospectionOptions } from './introspection.js';
-export type { AuthInfo } from '../context/auth-info.js';
+export type { AuthInfo } from '../protocol/auth-info.js';
 export type { AuthRequest, HttpAuth } from '../transports/http/auth-gate.js';
 export { metadataUrls } from './discovery.js';

@@ -3,7 +3,7 @@
  * `Authorization` header, verifies it once (JWT by default, or your `verify`), keeps the answer in a
  * bounded cache until the token expires, and serves the Protected Resource Metadata.
  */
-import type { AuthInfo } from '../context/auth-info.js';
+import type { AuthInfo } from '../protocol/auth-info.js';
 import type { AuthRequest, HttpAuth } from '../transports/http/auth-gate.js';
 import type { HeaderMap } from '../transports/http/exchange.js';
 import { authInfoOf } from './claims.js';

@@ -4,7 +4,7 @@
  * whichever comes first: a cached answer is never used past `exp`. Only tokens that passed
  * verification enter, so a client cannot fill it with junk; token length is bounded by the verifier.
  */
-import type { AuthInfo } from '../context/auth-info.js';
+import type { AuthInfo } from '../protocol/auth-info.js';
 
 interface Entry {
   readonly auth: AuthInfo;

@@ -3,7 +3,7 @@
  * scope, cancellation, client facts, and the ways back to the client: progress, logs, notifications
  * and requests. Sending without a channel (plain request/response) is a silent no-op.
  */
-import type { AuthInfo } from './auth-info.js';
+import type { AuthInfo } from '../protocol/auth-info.js';
 import type { Era } from '../protocol/revisions/revision.js';
 import type { JsonObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import {

@@ -4,7 +4,7 @@
  * a subscription from a cursor.
  */
 import type { Context } from '../context/context.js';
-import { hasScopes } from '../context/auth-info.js';
+import { hasScopes } from '../protocol/auth-info.js';
 import { invalidParams } from '../protocol/errors.js';
 import { loadCrypto } from '../platform/crypto.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';

@@ -9,7 +9,7 @@ import type { Context } from '../context/context.js';
 import { internalError, type McpError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/versions.js';
-import type { AuthInfo } from '../context/auth-info.js';
+import type { AuthInfo } from '../protocol/auth-info.js';
 import type { CursorPosition } from './cursor.js';
 import { maxAgeOf } from './params.js';
 import type { SubscriptionRead } from './reading.js';

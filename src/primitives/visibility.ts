@@ -4,7 +4,7 @@
  * hints that it exists. With no rule anywhere, nothing here runs and nothing is allocated per request.
  */
 import type { BusEvent } from '../state/bus.js';
-import { hasScopes, type AuthInfo } from '../context/auth-info.js';
+import { hasScopes, type AuthInfo } from '../protocol/auth-info.js';
 import type { Context } from '../context/context.js';
 import type { Connection } from '../signing/session-ids.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';

@@ -3,7 +3,7 @@
  * what admission established (revision, principal, session, method). The record admission.ts fills
  * in place, and the facts a Context reads; `Call` (call.ts) runs the request on top of it.
  */
-import type { AuthInfo } from '../context/auth-info.js';
+import type { AuthInfo } from '../protocol/auth-info.js';
 import type { ClientFacts } from '../context/context.js';
 import type { Core, MethodSpec, RequestInfo } from '../core.js';
 import { handshake } from '../protocol/revisions/handshake.js';

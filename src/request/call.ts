@@ -13,7 +13,7 @@ import { runHooked } from './hooks.js';
 import { AdmittedRequest } from './admitted-request.js';
 import type { Interrupt } from './execution.js';
 import { cancelKey } from '../state/cancels.js';
-import { overloaded, type Waiter } from './limits.js';
+import { overloaded, type Waiter } from '../limits/concurrency.js';
 import { NO_REPLY, cacheHint, errorOutcome, failureOutcome, resultOutcome } from './outcome.js';
 import { TaskHandOff } from '../tasks/hand-off.js';
 import { TaskRun } from '../tasks/task-run.js';

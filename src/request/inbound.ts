@@ -13,7 +13,7 @@ import { ownerKey } from '../state/answers.js';
 import { cancelKey } from '../state/cancels.js';
 import { Call } from './call.js';
 import { NO_REPLY, errorOutcome } from './outcome.js';
-import { rateKey, type RateLimited } from './rate-limit.js';
+import { rateKey, type RateLimited } from '../limits/rate-limit.js';
 
 export function routeMessage<Scope>(core: Core<Scope>, message: unknown, facts: MessageFacts<Scope>, sink: OutcomeSink): Outcome | undefined {
   try {

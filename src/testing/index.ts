@@ -7,7 +7,7 @@
 import { notificationOf } from '../state/bus.js';
 import type { Connection, Send } from '../transport.js';
 import { InsufficientScopeError, McpError } from '../protocol/errors.js';
-import type { AuthInfo } from '../context/auth-info.js';
+import type { AuthInfo } from '../protocol/auth-info.js';
 import { testToken, type TestToken } from './test-token.js';
 import type { JsonObject, JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { HANDSHAKE_VERSIONS, META, STATELESS_VERSIONS } from '../protocol/versions.js';

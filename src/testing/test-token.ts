@@ -3,7 +3,7 @@
  * claims (the same `authInfoOf`, so `ctx.auth` and the principal match production exactly).
  */
 import { authInfoOf } from '../auth/claims.js';
-import type { AuthInfo } from '../context/auth-info.js';
+import type { AuthInfo } from '../protocol/auth-info.js';
 
 /** A token the test client presents on every request, as if the HTTP `auth` option had verified it. */
 export interface TestToken {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BoundsLedger } from '../../src/state/ledger.js';
-import { PrincipalQuota } from '../../src/request/principal-quota.js';
+import { PrincipalQuota } from '../../src/limits/principal-quota.js';
 import { EventStore } from '../../src/state/replay.js';
 
 describe('the bounds ledger', () => {

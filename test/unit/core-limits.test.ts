@@ -1,6 +1,6 @@
 /** Limits every request passes through: the idle timeout, the concurrency gate, cancellation and abort. */
 import { describe, expect, it } from 'vitest';
-import { ConcurrencyGate, IdleSweeper, type Idle } from '../../src/request/limits.js';
+import { ConcurrencyGate, IdleSweeper, type Idle } from '../../src/limits/concurrency.js';
 import { MiniMCP, type Connection } from '../../src/index.js';
 
 const base = { name: 'limits', version: '1.0.0', onError: () => {} };

@@ -3,7 +3,7 @@
  * by minimcp/auth, or by hand), the Protected Resource Metadata answer (RFC 9728) and who the
  * request's principal is. A token is checked before the body is read; its facts become `ctx.auth`.
  */
-import type { AuthInfo } from '../../context/auth-info.js';
+import type { AuthInfo } from '../../protocol/auth-info.js';
 import { hashing, loadCrypto } from '../../platform/crypto.js';
 import { toBase64url } from '../../platform/base64url.js';
 import type { MiniMCP } from '../../server.js';

@@ -7,7 +7,7 @@
  * - a deadline for the whole body (`bodyTimeoutMs`, one shared sweeper): a trickle is refused 408.
  * The outcome is handed over exactly once; the budget is given back then (the body is parsed at once).
  */
-import type { Idle } from '../../request/limits.js';
+import type { Idle } from '../../limits/concurrency.js';
 import { bodyBudget } from './body-budget.js';
 import type { BodyRead, BodySink } from './exchange.js';
 import { LINGER_BYTES, LINGER_MS } from './linger.js';

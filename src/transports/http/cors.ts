@@ -3,7 +3,7 @@
  * listed origins also pass the DNS-rebinding Origin check (naming an origin here is the explicit
  * trust it needs); the Host check stays in force, and that is what stops a rebinding attack.
  */
-import type { AuthInfo } from '../../context/auth-info.js';
+import type { AuthInfo } from '../../protocol/auth-info.js';
 import type { CancelSignal } from '../../platform/cancellation.js';
 import type { BodySink, Exchange, HeaderMap } from './exchange.js';
 

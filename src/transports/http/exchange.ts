@@ -4,7 +4,7 @@
  * as one object per request whose methods live on a prototype, so the hot path allocates little.
  */
 
-import type { AuthInfo } from '../../context/auth-info.js';
+import type { AuthInfo } from '../../protocol/auth-info.js';
 import type { CancelSignal } from '../../platform/cancellation.js';
 
 /** What the body reader produced: bytes, a value a framework already parsed, or a refusal. */

@@ -7,7 +7,7 @@ import type { BodySink, Exchange, HeaderMap } from './exchange.js';
 import { BodyReader, type BodySource } from './body-reader.js';
 import { backlogExceeded, resolveSettings, type HttpOptions, type ScopeFacts, type Settings } from './options.js';
 import type { HttpAuth } from './auth-gate.js';
-import type { AuthInfo } from '../../context/auth-info.js';
+import type { AuthInfo } from '../../protocol/auth-info.js';
 import { serveExchange } from './serve-exchange.js';
 import { worthDraining } from './linger.js';
 import { Cancellation } from '../../platform/cancellation.js';

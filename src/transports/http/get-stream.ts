@@ -12,8 +12,8 @@ import type { Exchange } from './exchange.js';
 import { ACCEPTS_SSE, acceptedTypes } from './media-types.js';
 import type { Settings } from './options.js';
 import { isHttpError, refuse, refuseRate, refuseScope } from './refusals.js';
-import { rateKey } from '../../request/rate-limit.js';
-import type { AuthInfo } from '../../context/auth-info.js';
+import { rateKey } from '../../limits/rate-limit.js';
+import type { AuthInfo } from '../../protocol/auth-info.js';
 import { IdleKeepAlive, SSE_HEADERS, streamOwner } from './sse.js';
 import { principalFor } from './auth-gate.js';
 

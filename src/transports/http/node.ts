@@ -13,7 +13,7 @@ import { serveOverride } from './serve-override.js';
 import type { BodyRead, BodySink, Exchange, HeaderMap } from './exchange.js';
 import { backlogExceeded, resolveSettings, type HttpOptions, type ScopeFacts, type Settings } from './options.js';
 import type { HttpAuth } from './auth-gate.js';
-import type { AuthInfo } from '../../context/auth-info.js';
+import type { AuthInfo } from '../../protocol/auth-info.js';
 import { worthDraining } from './linger.js';
 import { serveExchange } from './serve-exchange.js';
 import { listenOn } from './listen.js';

@@ -1,14 +1,14 @@
 /** The HTTP transport's options, shared by the fetch and node handlers, checked once into Settings. */
 import type { ReplayStore } from '../../state/replay.js';
 import { corsRule, type CorsOptions, type CorsRule } from './cors.js';
-import { IdleSweeper } from '../../request/limits.js';
+import { IdleSweeper } from '../../limits/concurrency.js';
 import { DEFAULT_HOSTS, hostRule, type HostRule } from './origin.js';
 import { intOption, type IntLimits } from '../../option-checks.js';
 import type { HttpAuth } from './auth-gate.js';
 import type { Implementation } from '../../protocol/mcp-types.js';
 import type { ServerCardOptions } from './card/options.js';
 import { ServerCard } from './card/server-card.js';
-import type { AuthInfo } from '../../context/auth-info.js';
+import type { AuthInfo } from '../../protocol/auth-info.js';
 import { StoredEventBudget } from './stored-events.js';
 
 export interface DnsRebindingOptions {

@@ -20,9 +20,9 @@ import { serveGet } from './get-stream.js';
 import { JSON_HEADERS, errorBody, isHttpError, refuse, refuseRate, refuseScope } from './refusals.js';
 import { isMetadataRequest, principalFor, serveMetadata } from './auth-gate.js';
 import { bodyLimitOf } from './method-bodies.js';
-import type { AuthInfo } from '../../context/auth-info.js';
+import type { AuthInfo } from '../../protocol/auth-info.js';
 import { pathOf, serveDiscovery } from './card/answer.js';
-import { rateKey, type RateLimited } from '../../request/rate-limit.js';
+import { rateKey, type RateLimited } from '../../limits/rate-limit.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
