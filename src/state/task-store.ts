@@ -8,54 +8,28 @@
  */
 import type { JsonObject, JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { MaybePromise } from '../protocol/mcp-types.js';
+import type { TaskError, TaskInputRequest, TaskStatus, TaskView } from '../protocol/task-wire.js';
 
 
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+export type { TaskError, TaskInputRequest, TaskStatus } from '../protocol/task-wire.js';
 
 export const isTerminal = (status: TaskStatus): boolean =>
   status === 'completed' || status === 'failed' || status === 'cancelled';
 
-/** A JSON-RPC error as the task ended with it (no stack, no cause: it goes on the wire). */
-export interface TaskError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-/** One server-to-client request the task waits on: `elicitation/create`, `sampling/createMessage` or `roots/list`. */
-export interface TaskInputRequest {
-  method: string;
-  params?: JsonObject;
-}
-
 /** The stored task: JSON only (no functions, no Dates), so any store can serialise it as is. */
-export interface TaskRecord {
+export interface TaskRecord extends TaskView {
   /** 128 random bits; never reused. */
   taskId: string;
   /** Who created it ('' is anonymous). Every read and write by a client is checked against it. */
   principal: string;
   /** The protocol revision it was created under ('2025-11-25' or '2026-07-28'): shapes what is read back. */
   protocolVersion: string;
-  status: TaskStatus;
-  statusMessage?: string;
-  /** ISO 8601. */
-  createdAt: string;
-  lastUpdatedAt: string;
-  /** How long the record lives after creation; null means the server's maximum. */
-  ttlMs: number | null;
-  pollIntervalMs?: number;
   /** Epoch ms after which the record is gone (createdAt + ttl, capped by the server). */
   expiresAt: number;
   /** The instance running the handler (see `beat`). */
   owner: string;
-  /** Outstanding input requests by key, while `input_required`. */
-  inputRequests?: Record<string, TaskInputRequest>;
   /** Answers received by key and not yet taken by the handler. */
   inputResponses?: Record<string, unknown>;
-  /** The tool's result once `completed` (2025: also `failed` for an isError result). */
-  result?: JsonObject;
-  /** The JSON-RPC error once `failed` by a protocol error. */
-  error?: TaskError;
   /** A client asked to cancel it; the owner aborts the handler when it sees this. */
   cancelRequested?: boolean;
 }

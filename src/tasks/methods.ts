@@ -12,7 +12,7 @@ import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { isTerminal, type TaskRecord } from '../state/task-store.js';
 import { ResultStream } from './result-stream.js';
 import { after } from './service.js';
-import { RELATED_TASK, TASKS_EXTENSION, detailedTask, handshakeTask } from './wire.js';
+import { RELATED_TASK, TASKS_EXTENSION, detailedTask, handshakeTask } from '../protocol/task-wire.js';
 
 type TaskCall = MethodCall<unknown> & { readonly principal: string };
 

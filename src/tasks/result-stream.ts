@@ -10,7 +10,7 @@ import type { Send } from '../transport.js';
 import { ownerKey } from '../state/answers.js';
 import type { TaskRecord } from '../state/task-store.js';
 import { INPUT_ERROR, withRelatedTask } from './task-run.js';
-import { handshakeTask } from './wire.js';
+import { handshakeTask } from '../protocol/task-wire.js';
 
 export class ResultStream {
   /** Keys already asked on this stream (each is asked once per stream; a new stream asks again). */

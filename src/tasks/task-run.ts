@@ -12,7 +12,7 @@ import type { TaskBounds, TaskEnd, TaskError, TaskRecord } from '../state/task-s
 import type { ClientCapabilities, MaybePromise } from '../protocol/mcp-types.js';
 import { after, tooManyTasks, type LocalTask, type TaskService } from './service.js';
 import { StatusNote } from './status-note.js';
-import { RELATED_TASK } from './wire.js';
+import { RELATED_TASK } from '../protocol/task-wire.js';
 
 /**
  * 2025: what a `tasks/result` stream stores as the answer when the client answered a task's question

@@ -6,7 +6,7 @@
  */
 import { ErrorCode, McpError, invalidParams, methodNotFoundError } from '../errors.js';
 import { HANDSHAKE_VERSIONS } from '../versions.js';
-import { handshakeTask } from '../../tasks/wire.js';
+import { handshakeTask } from '../task-wire.js';
 import type { Revision } from './revision.js';
 
 /** What the spec says to assume when a 2025 HTTP request has no MCP-Protocol-Version header. */

@@ -8,7 +8,7 @@
 import type { JsonObject } from '../jsonrpc.js';
 import type { McpError } from '../errors.js';
 import type { HeaderLookup } from '../standard-headers.js';
-import type { TaskRecord } from '../../state/task-store.js';
+import type { TaskView } from '../task-wire.js';
 import type { CacheHint } from '../mcp-types.js';
 
 /**
@@ -57,11 +57,11 @@ export interface Revision {
   /** A result as sent: the stateless family adds `resultType` and the method's cache hint. */
   shapeResult(result: JsonObject, hint: CacheHint | undefined): JsonObject;
   /** A task as `tasks/get` answers it (2026 inlines what it waits on or ended with). */
-  task(record: TaskRecord): JsonObject;
+  task(record: TaskView): JsonObject;
   /** `tasks/cancel`'s answer (2026: an empty ack, also when already terminal; 2025: the task, or -32602 when terminal). */
-  taskCancelled(record: TaskRecord, alreadyTerminal: boolean): JsonObject;
+  taskCancelled(record: TaskView, alreadyTerminal: boolean): JsonObject;
   /** The `tools/call` answer when the call became a task. */
-  taskCreated(record: TaskRecord): JsonObject;
+  taskCreated(record: TaskView): JsonObject;
   /** Where the tasks capability is declared in the server's capabilities. */
   declareTasks(capabilities: JsonObject): void;
   /**

@@ -9,7 +9,7 @@ import { ErrorCode, McpError, internalError, invalidParams, methodNotFoundError 
 import type { JsonObject } from '../jsonrpc.js';
 import { checkStandardHeaders } from '../standard-headers.js';
 import { META, STATELESS_VERSIONS } from '../versions.js';
-import { TASKS_EXTENSION, createTaskResult, detailedTask } from '../../tasks/wire.js';
+import { TASKS_EXTENSION, createTaskResult, detailedTask } from '../task-wire.js';
 import type { HeaderLookup } from '../standard-headers.js';
 import type { AdmittedFacts, RequestMeta, Revision } from './revision.js';
 
