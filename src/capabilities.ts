@@ -3,7 +3,7 @@
  * cached per family until a registration changes, and computed per caller where visibility rules
  * apply, so the capabilities never hint at what a caller cannot use.
  */
-import type { Core } from './core.js';
+import type { Core } from './request/core.js';
 import { callerMayUse, servedIn, type MethodCapability } from './extension.js';
 import type { JsonObject } from './protocol/jsonrpc.js';
 import { revisionOf } from './protocol/revisions/index.js';

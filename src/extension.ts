@@ -5,7 +5,7 @@
  * table itself). Built-in features use it too (the skills extension, src/skills/).
  */
 import type { Context } from './context/context.js';
-import type { MethodSpec, NotificationFacts, NotificationSpec } from './core.js';
+import type { MethodSpec, NotificationFacts, NotificationSpec } from './request/core.js';
 import { InsufficientScopeError, internalError, invalidParams } from './protocol/errors.js';
 import type { Era, Eras, Revision } from './protocol/revisions/revision.js';
 import { isObject, type JsonObject } from './protocol/jsonrpc.js';

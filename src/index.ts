@@ -3,7 +3,7 @@ export { MiniMCP, type MiniMCPOptions } from './server.js';
 export type {
   MethodCapability, MethodHandler, MethodOptions, MethodParams, NotificationHandler, NotificationOptions,
 } from './extension.js';
-export type { NotificationFacts } from './core.js';
+export type { NotificationFacts } from './request/core.js';
 export type { SkillOptions } from './skills/register.js';
 export type { SkillDefinition, SkillFile } from './skills/skill.js';
 export { SKILLS_EXTENSION } from './skills/serve.js';
@@ -16,7 +16,7 @@ export type { EventsOptions } from './events/settings.js';
 export type { WebhookSettings } from './events/webhook-settings.js';
 export { MemoryEventLog, type EventLog, type LoggedEvent, type LogRead, type Retention } from './state/event-log.js';
 export { SkillError, MAX_SKILL_BYTES, MAX_SKILL_FILES } from './skills/rules.js';
-export type { Hooks, RequestInfo, CacheSettings } from './core.js';
+export type { Hooks, RequestInfo, CacheSettings } from './request/core.js';
 export type { Connection, MessageFacts, Outcome, OutcomeSink, Send } from './transport.js';
 export { decideEra } from './protocol/era.js';
 export { Context, getContext, type AskOptions, type ClientFacts } from './context/context.js';

@@ -4,7 +4,7 @@
  * the subscription id) until the client goes away. Its params are capped, and it takes a place in the
  * principal's stream quota (shared with 2025 GET streams and `tasks/result` waits).
  */
-import type { Core, MethodCall } from './core.js';
+import type { Core, MethodCall } from './request/core.js';
 import type { Send } from './transport.js';
 import { internalError, invalidParams } from './protocol/errors.js';
 import { isObject, type JsonObject } from './protocol/jsonrpc.js';

@@ -1,7 +1,7 @@
 /** The built-in request methods: each with the eras it exists in, its capability gate and its handler (see method-table.ts). */
-import type { CacheSettings, Core, MethodCall, MethodSpec } from './core.js';
+import type { CacheSettings, Core, MethodCall, MethodSpec } from './request/core.js';
 import { listen } from './listen.js';
-import { ErrorCode, McpError, ProtocolError, invalidParams, } from './protocol/errors.js';
+import { ErrorCode, ProtocolError, invalidParams } from './protocol/errors.js';
 import { isObject, type JsonObject } from './protocol/jsonrpc.js';
 import { checkParamHeaders } from './protocol/standard-headers.js';
 import { negotiateHandshakeVersion } from './protocol/revisions/handshake.js';
@@ -14,7 +14,8 @@ import { runTool } from './primitives/tools.js';
 import { hasCapability } from './context/client-requests.js';
 import { clientInfoOf } from './signing/session-ids.js';
 import { levelRank, type ClientCapabilities, type LoggingLevel } from './protocol/mcp-types.js';
-import { TASK_METHODS, declaresTasks, missingTasksExtension } from './tasks/methods.js';
+import { TASK_METHODS } from './tasks/methods.js';
+import { planTask } from './tasks/plan.js';
 import type { MaybePromise } from './protocol/mcp-types.js';
 
 /** Real URIs stay far below this; template matching costs time linear in the length, per template. */
@@ -50,11 +51,11 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
   if (!tool) throw invalidParams(`Unknown tool: '${name}'`);
   const args = call.params.arguments ?? {};
   if (!isObject(args)) throw invalidParams('params.arguments must be an object');
-  if (call.meta && call.headers && tool.paramHeaders.length) {
+  if (call.revision.standardHeaders && call.headers && tool.paramHeaders.length) {
     const mismatch = checkParamHeaders(tool.paramHeaders, args as JsonObject, call.headers);
     if (mismatch) throw mismatch;
   }
-  if (tool.requires && call.meta && !hasCapability(call.ctx.client.capabilities, tool.requires)) {
+  if (tool.requires && !call.revision.sessions && !hasCapability(call.ctx.client.capabilities, tool.requires)) {
     throw new ProtocolError(
       ErrorCode.MissingRequiredClientCapability,
       `Tool '${name}' needs the client capability ${Object.keys(tool.requires).join(', ')}`,
@@ -62,38 +63,8 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
       400,
     );
   }
-  if (tool.task === 'forbidden') return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
-  const ttlMs = taskTtl(core, call, tool.task, name);
-  if (ttlMs === undefined) return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
-  // The per-principal cap is counted by the store as it writes the task (one step, so across
-  // instances too): planning must happen now, before the handler's first await, so no read first.
-  call.planTask(ttlMs, call.revision.tasksStartAtOnce, tool.taskOnRequest === true);
+  if (tool.task !== 'forbidden') planTask(core, call, tool as typeof tool & { task: 'optional' | 'required' }, name);
   return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
-}
-
-/**
- * Whether this call of a task tool becomes a task, and with which TTL (undefined: a plain call).
- * 2026: when the request declares the tasks extension (a `required` tool refuses others, -32021);
- * the legacy `task` param is ignored. 2025: when the client sent `task` (a `required` tool refuses a
- * call without it, -32601: see docs/tasks.md for why that code).
- */
-function taskTtl(core: Core<any>, call: MethodCall<any>, support: 'optional' | 'required', name: string): number | undefined {
-  const { defaultTtlMs, maxTtlMs, minTtlMs } = core.tasks.settings;
-  if (call.meta) {
-    if (declaresTasks(call)) return defaultTtlMs;
-    if (support === 'required') throw missingTasksExtension(`Tool '${name}'`);
-    return undefined;
-  }
-  const task = call.params.task;
-  if (task === undefined) {
-    if (support === 'required') throw new McpError(ErrorCode.MethodNotFound, `Tool '${name}' must be called as a task (params.task)`);
-    return undefined;
-  }
-  if (!isObject(task)) throw invalidParams('params.task must be an object');
-  const ttl = task.ttl;
-  if (ttl === undefined || ttl === null) return defaultTtlMs;
-  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1) throw invalidParams('params.task.ttl must be a positive integer (ms)');
-  return Math.max(minTtlMs, Math.min(ttl, maxTtlMs)); // the server's floor and ceiling (the task reports the TTL it got)
 }
 
 async function completion(core: Core<any>, call: MethodCall<any>): Promise<JsonObject> {

@@ -8,7 +8,7 @@ import { PrincipalQuota } from './limits/principal-quota.js';
 import { RequestStateCodec, Signer } from './signing/request-state.js';
 import { SessionCodec } from './signing/session-ids.js';
 import { ConcurrencyGate, IdleSweeper } from './limits/concurrency.js';
-import type { CacheSettings, Core, RequestInfo } from './core.js';
+import type { CacheSettings, Core, RequestInfo } from './request/core.js';
 import { resolveState, type SharedState } from './state/index.js';
 import type { TaskStore } from './state/task-store.js';
 import { RateLimiter, rateLimits, type RateLimitOptions } from './limits/rate-limit.js';

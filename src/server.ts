@@ -4,7 +4,7 @@
  */
 import type { AuthInfo } from './protocol/auth-info.js';
 import { loadCrypto } from './signing/request-state.js';
-import type { Core, Hooks } from './core.js';
+import type { Core, Hooks } from './request/core.js';
 import type { RateLimiter } from './limits/rate-limit.js';
 import type { MessageFacts, Outcome, OutcomeSink, Send } from './transport.js';
 import { routeMessage } from './request/inbound.js';

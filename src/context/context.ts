@@ -48,8 +48,8 @@ export interface ContextHost<Scope> {
   steps(): StepLedger;
   /** The transport's way to end the response stream early (2025 HTTP SSE); a no-op elsewhere. */
   endStream(): void;
-  /** Turns a task tool's call into a task now (see Context.task). */
-  toTask(): void;
+  /** Begins the request's hand-off now: a task tool's call becomes a task (see Context.task). */
+  handOffNow(): void;
   /** Once the call is a task: sets its statusMessage (from progress messages); undefined otherwise. */
   readonly statusNote?: ((message: string) => void) | undefined;
   /** The handler's span when the server traces requests (the `telemetry` option). */
@@ -191,7 +191,7 @@ export class Context<Scope = unknown> {
    * Elsewhere a no-op.
    */
   task(): Promise<void> {
-    this.#host.toTask();
+    this.#host.handOffNow();
     return Promise.resolve();
   }
 

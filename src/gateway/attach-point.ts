@@ -3,7 +3,7 @@
  * to add and remove entries whose wire objects come from elsewhere, and the server's log, telemetry
  * and update channel. Reached through a symbol-named method of MiniMCP (not public API).
  */
-import type { Hooks } from '../core.js';
+import type { Hooks } from '../request/core.js';
 import type { MethodHandler, MethodOptions } from '../extension.js';
 import type { NotificationBus } from '../state/bus.js';
 import type { Telemetry } from '../telemetry/types.js';

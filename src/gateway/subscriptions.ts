@@ -4,7 +4,7 @@
  * subscribes upstream once, so the upstream sends the updates the gateway then publishes to its own
  * subscribers. Upstream subscriptions are kept for the gateway's life, at most 10 000 per upstream.
  */
-import type { Hooks } from '../core.js';
+import type { Hooks } from '../request/core.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import type { Upstream } from './types.js';
 

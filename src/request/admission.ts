@@ -4,7 +4,7 @@
  * presented (signed, bound to the principal), the family's ladder, and the method table. What it
  * establishes is one record, the request object itself (no object per request); a refusal is an error.
  */
-import type { Core, MethodSpec } from '../core.js';
+import type { Core, MethodSpec } from './core.js';
 import type { Connection, MessageFacts } from '../transport.js';
 import { decideEra, notInitialized, opensStream } from '../protocol/era.js';
 import { invalidRequest, type McpError } from '../protocol/errors.js';

@@ -5,7 +5,7 @@
  */
 import type { AuthInfo } from '../protocol/auth-info.js';
 import type { ClientFacts } from '../context/context.js';
-import type { Core, MethodSpec, RequestInfo } from '../core.js';
+import type { Core, MethodSpec, RequestInfo } from './core.js';
 import { handshake } from '../protocol/revisions/handshake.js';
 import type { Era, RequestMeta, Revision } from '../protocol/revisions/revision.js';
 import type { JsonObject, RequestId } from '../protocol/jsonrpc.js';
@@ -78,9 +78,14 @@ export abstract class AdmittedRequest<Scope> extends Execution implements Admiss
     return { id: this.id, method: this.method, params: this.params };
   }
 
+  /** The request's own `_meta` where the revision has no sessions (2026); undefined where the session speaks for the client. */
+  get #ownMeta(): RequestMeta | undefined {
+    return this.revision.sessions ? undefined : this.meta;
+  }
+
   get client(): ClientFacts {
     if (this.#clientFacts) return this.#clientFacts;
-    const meta = this.meta;
+    const meta = this.#ownMeta;
     const connection = this.connection;
     return (this.#clientFacts = meta
       ? { capabilities: meta.clientCapabilities as ClientCapabilities, info: meta.clientInfo as Implementation | undefined }
@@ -89,8 +94,10 @@ export abstract class AdmittedRequest<Scope> extends Execution implements Admiss
 
   /** 2026: logs only when `_meta` asks for a level. 2025: everything until `logging/setLevel` says otherwise. */
   get logThreshold(): number | undefined {
-    const meta = this.meta;
-    if (meta) return meta.logLevel === undefined ? undefined : levelRank(meta.logLevel);
+    if (!this.revision.sessions) {
+      const level = this.meta?.logLevel;
+      return level === undefined ? undefined : levelRank(level);
+    }
     const level = this.connection?.logLevel;
     return level === undefined ? 0 : levelRank(level);
   }

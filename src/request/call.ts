@@ -3,11 +3,10 @@ import { MrtrBroker, StreamBroker, type InputBroker } from '../context/client-re
 import { Context, runWithContext, type ContextHost } from '../context/context.js';
 import { loadCrypto, mrtrInputs } from '../signing/request-state.js';
 import { StepLedger } from '../context/steps.js';
-import type { Core, MethodCall, } from '../core.js';
+import type { Core, MethodCall, } from './core.js';
 import type { MessageFacts, OutcomeSink, Outcome } from '../transport.js';
 import { internalError } from '../protocol/errors.js';
 import type { JsonObject, RequestId } from '../protocol/jsonrpc.js';
-import { type ClientCapabilities, } from '../protocol/mcp-types.js';
 import { admit } from './admission.js';
 import { runHooked } from './hooks.js';
 import { AdmittedRequest } from './admitted-request.js';
@@ -15,8 +14,7 @@ import type { Interrupt } from './execution.js';
 import { cancelKey } from '../state/cancels.js';
 import { overloaded, type Waiter } from '../limits/concurrency.js';
 import { NO_REPLY, cacheHint, errorOutcome, failureOutcome, resultOutcome } from './outcome.js';
-import { TaskHandOff } from '../tasks/hand-off.js';
-import { TaskRun } from '../tasks/task-run.js';
+import type { HandOffHost, ReplyHandOff } from './hand-off.js';
 import { ownerKey } from '../state/answers.js';
 import { applySession, } from '../state/sessions.js';
 import { RequestTrace } from '../telemetry/request-trace.js';
@@ -48,8 +46,8 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
   #sealedSteps: JsonObject | undefined;
   #steps: StepLedger | undefined;
   #broker: InputBroker | undefined;
-  /** tools/call of a task tool: the task it becomes (2025: before the handler runs; 2026: when it waits). */
-  #task: TaskHandOff | undefined;
+  /** What takes the handler over once the request answers early (a task: see hand-off.ts). */
+  #handOff: ReplyHandOff | undefined;
   /** Spans and metrics, only when the server has the `telemetry` option. */
   #trace: RequestTrace | undefined;
 
@@ -59,13 +57,13 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
   }
 
   get send(): MessageFacts['send'] {
-    return this.#task?.send ?? this.facts.send;
+    return this.#handOff?.send ?? this.facts.send;
   }
   get live(): boolean {
-    return this.#task?.live ?? (!this.aborted && !this.ended);
+    return this.#handOff?.live ?? (!this.aborted && !this.ended);
   }
   get statusNote(): ((message: string) => void) | undefined {
-    return this.#task?.statusNote;
+    return this.#handOff?.statusNote;
   }
   /** Runs the request: the Outcome when it is ready at once, otherwise undefined and the sink gets it later. */
   run(): Outcome | undefined {
@@ -175,7 +173,7 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
   /** Builds the context and runs the method: a value is answered on the spot, a promise is waited for. */
   start(): Outcome | undefined {
     if (this.aborted) return this.#abortedOutcome(); // a dead connection, a cancel while queued
-    const retry = this.meta !== undefined && this.spec.mrtr === true && this.params.requestState !== undefined;
+    const retry = this.revision.roundTrips && this.spec.mrtr === true && this.params.requestState !== undefined;
     const loading = retry ? loadCrypto() : undefined;
     if (loading !== undefined) {
       // Opening the MRTR state needs the hashing, loaded on the first round; then this runs again.
@@ -183,13 +181,14 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
       return undefined;
     }
     try {
-      if (this.meta) ({ answers: this.#answers, steps: this.#sealedSteps } = mrtrInputs(this.core.stateCodec, this.method, this.params, this.principal, retry));
+      if (this.revision.roundTrips) ({ answers: this.#answers, steps: this.#sealedSteps } = mrtrInputs(this.core.stateCodec, this.method, this.params, this.principal, retry));
       this.ctx = new Context<Scope>(this);
       const run = this.core.settings.asyncContext ? invokeInContext : invoke;
       const work = this.#trace === undefined ? run(this) : this.#trace.runHandler(run, this);
-      if (this.#task?.takes(work, this.#broker)) {
-        this.#broker = this.#task.run; // input asked from now on waits in the task
-        return this.#task.handOff(work);
+      const handOff = this.#handOff;
+      if (handOff?.takes(work, this.#broker)) {
+        this.#broker = handOff.broker; // input asked from now on waits in the hand-off
+        return handOff.handOff(work);
       }
       return work instanceof Promise ? this.#wait(work) : this.#afterFanOut(this.#result(work));
     } catch (error) {
@@ -210,27 +209,37 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
   }
 
   /**
-   * Makes this tools/call a task (the method table calls it for a task tool the client can take as
-   * one). 2025 (`immediate`): stored now, so even the handler's first elicit waits in the task.
-   * 2026: it becomes one when the handler waits (see TaskHandOff.takes).
+   * The method gives this request a hand-off (the seam in hand-off.ts): the request may answer early
+   * and its handler go on. Begun at once when `now` (a 2025 task is stored before its handler runs).
    */
-  planTask(ttlMs: number, immediate: boolean, onRequest = false): void {
-    const run = new TaskRun(this.core.tasks, this, this.principal, this.protocolVersion || 'unknown', ttlMs, this.client.capabilities);
-    const host = { id: this.id, revision: this.revision, conclude: () => this.#conclude(), reply: (outcome: Outcome) => this.#reply(outcome), waitUntil: this.waitUntil };
-    this.#task = new TaskHandOff(run, { ...host, result: (result) => this.#result(result), failure: (error) => this.#failure(error) }, onRequest);
-    if (immediate) this.toTask();
+  outlive(make: (host: HandOffHost) => ReplyHandOff, now: boolean): void {
+    this.#handOff = make(this.#host());
+    if (now) this.handOffNow();
+  }
+
+  /** What this request offers its hand-off. */
+  #host(): HandOffHost {
+    const call = this;
+    return {
+      id: this.id, revision: this.revision, waitUntil: this.waitUntil,
+      get signal() {
+        return call.signal; // made on first read: most hand-offs never stop their handler
+      },
+      conclude: () => this.#conclude(), reply: (outcome) => this.#reply(outcome), abort: (reason) => this.abort(reason),
+      result: (result) => this.#result(result), failure: (error) => this.#failure(error),
+    };
   }
 
   /**
-   * `ctx.task()`: store the task now, so input asked from here on waits in it; a no-op for a call that
-   * cannot be one. Called while the request already waits on the handler (a task on request), the
-   * creation result answers the request now and the handler's end settles the task.
+   * `ctx.task()`: begin the hand-off now, so input asked from here on waits in it; a no-op for a call
+   * that has none. Called while the request already waits on the handler, the hand-off's answer
+   * answers the request now and the handler's end settles the rest.
    */
-  toTask(): void {
-    if (!this.#task?.store()) return;
-    this.#broker = this.#task.run;
+  handOffNow(): void {
+    if (!this.#handOff?.begin()) return;
+    this.#broker = this.#handOff.broker;
     if (!this.#waiting || this.#work === undefined) return;
-    const outcome = this.#task.handOff(this.#work);
+    const outcome = this.#handOff.handOff(this.#work);
     if (outcome !== undefined) this.#reply(outcome);
   }
 
@@ -389,8 +398,8 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
     if (this.#broker) return this.#broker; // a task's broker once it is one
     const core = this.core;
     const facts = this.facts;
-    return (this.#broker = this.meta
-      ? new MrtrBroker(this.#answers ?? {}, this.meta.clientCapabilities as ClientCapabilities, () => this.needsInput(), this.#trace)
+    return (this.#broker = this.revision.roundTrips
+      ? new MrtrBroker(this.#answers ?? {}, this.client.capabilities, () => this.needsInput(), this.#trace)
       : new StreamBroker(core.state.answers, ownerKey(this.principal, this.connection?.id), facts.send,
         this.connection?.clientCapabilities ?? {}, core.settings.clientRequestTimeoutMs, this, this.#trace));
   }

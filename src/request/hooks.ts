@@ -2,7 +2,7 @@
  * The server's hooks (`mcp.use()`) around a method. The synchronous path stays synchronous: no
  * promise is made unless a hook or the handler returns one.
  */
-import type { Core, MethodCall, MethodSpec, RequestInfo } from '../core.js';
+import type { Core, MethodCall, MethodSpec, RequestInfo } from './core.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 
 /**

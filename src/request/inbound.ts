@@ -5,7 +5,7 @@
  * connection only. Never throws.
  */
 import { loadCrypto } from '../signing/request-state.js';
-import type { Core, NotificationSpec } from '../core.js';
+import type { Core, NotificationSpec } from './core.js';
 import type { MessageFacts, Outcome, OutcomeSink } from '../transport.js';
 import { ErrorCode, McpError, internalError, invalidRequest } from '../protocol/errors.js';
 import { parseJson, readEnvelope, type Envelope, type JsonObject, type JsonRpcErrorObject, type RequestId } from '../protocol/jsonrpc.js';

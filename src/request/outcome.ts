@@ -3,7 +3,7 @@
  * thrown turns into a protocol error, and where 2026 results get their `resultType`.
  */
 import type { Context } from '../context/context.js';
-import type { CacheSettings, Core, RequestInfo } from '../core.js';
+import type { CacheSettings, Core, RequestInfo } from './core.js';
 import type { Outcome } from '../transport.js';
 import type { Revision } from '../protocol/revisions/revision.js';
 import { InsufficientScopeError, McpError, UserError, clientErrorText, internalError } from '../protocol/errors.js';

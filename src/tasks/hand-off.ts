@@ -1,31 +1,17 @@
 /**
  * How a `tools/call` of a task tool becomes a task: the request's reply becomes the creation result
- * while the handler goes on, and the handler's end settles the task. The request (request/call.ts)
- * decides when; this holds the task and does the hand-off.
+ * while the handler goes on, and the handler's end settles the task. The request's side of the seam
+ * is request/hand-off.ts; plan.ts decides which calls get one.
  */
 import { MrtrBroker, type InputBroker } from '../context/client-requests.js';
 import type { Outcome } from '../transport.js';
-import type { JsonObject, JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import type { JsonObject, JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { resultOutcome } from '../request/outcome.js';
+import type { HandOffHost, ReplyHandOff } from '../request/hand-off.js';
 import type { TaskRun } from './task-run.js';
-import type { Revision } from '../protocol/revisions/revision.js';
 import type { MaybePromise } from '../protocol/mcp-types.js';
 
-/** What the hand-off needs of its request: to stop waiting on the handler, and to turn its end into an outcome. */
-export interface HandOffHost {
-  readonly id: RequestId;
-  /** The request's protocol family: the creation result's shape, and whether task messages are relayed. */
-  readonly revision: Revision;
-  /** Ends the request's own wait (no idle clock, interrupts no longer answer it); false when it had already ended. */
-  conclude(): boolean;
-  result(result: JsonObject): Outcome;
-  failure(error: unknown): Outcome;
-  reply(outcome: Outcome): void;
-  /** The platform's waitUntil (Workers): the handler outlives the response that carried the creation result. */
-  readonly waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
-}
-
-export class TaskHandOff {
+export class TaskHandOff implements ReplyHandOff {
   #stored: MaybePromise<void> | undefined;
   #storing = false;
   /** The store refused the task at once (a bound reached): that refusal is the request's answer. */
@@ -60,8 +46,13 @@ export class TaskHandOff {
 
   readonly #note = (message: string): void => this.run.note(message);
 
+  /** Input asked once the call is a task waits in the task (`input_required`, answered by `tasks/update`). */
+  get broker(): InputBroker {
+    return this.run;
+  }
+
   /** Stores the task now (2025, or `ctx.task()`), so input asked from here on waits in it. False when already stored. */
-  store(): boolean {
+  begin(): boolean {
     if (this.#storing) return false;
     this.#storing = true;
     try {
@@ -93,7 +84,7 @@ export class TaskHandOff {
     );
     host.waitUntil?.(settled);
     const created = () => resultOutcome(host.id, host.revision.taskCreated(run.record));
-    if (!this.#storing) this.store();
+    if (!this.#storing) this.begin();
     if (this.#refused !== undefined) return host.failure(this.#refused.error); // no task was stored: never answer one
     const stored = this.#stored;
     if (!(stored instanceof Promise)) return created();

@@ -5,7 +5,7 @@
  * `tasks/result` (waits until the task is terminal), `tasks/list` and `tasks/cancel`.
  * Every read is by principal: another principal's task is an unknown id (-32602).
  */
-import type { Core, MethodCall, MethodSpec } from '../core.js';
+import type { Core, MethodCall, MethodSpec } from '../request/core.js';
 import type { Send } from '../transport.js';
 import { ErrorCode, McpError, ProtocolError, invalidParams } from '../protocol/errors.js';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
@@ -34,7 +34,7 @@ const unknownTask = (taskId: string): McpError => invalidParams(`Unknown task: '
 
 /** The task id, checked; 2026 requests must also have declared the extension. */
 function taskIdOf(call: MethodCall<unknown>): string {
-  if (call.meta && !declaresTasks(call)) throw missingTasksExtension(call.method);
+  if (!call.revision.sessions && !declaresTasks(call)) throw missingTasksExtension(call.method);
   const taskId = call.params.taskId;
   if (typeof taskId !== 'string' || taskId === '') throw invalidParams('params.taskId must be a non-empty string');
   return taskId;

@@ -5,7 +5,7 @@
  * stored on the task, which resumes on whichever instance runs it. Status changes go out as
  * `notifications/tasks/status`, and the handler's progress and logs (from this instance) pass through.
  */
-import type { Core, MethodCall } from '../core.js';
+import type { Core, MethodCall } from '../request/core.js';
 import type { Send } from '../transport.js';
 import { ownerKey } from '../state/answers.js';
 import type { TaskRecord } from '../state/task-store.js';

@@ -12,6 +12,13 @@ import { addToKeyedSet, callEach } from '../state/keyed-sets.js';
 import type { MaybePromise, Send } from '../protocol/mcp-types.js';
 
 
+declare module '../request/core.js' {
+  interface Tenants {
+    /** Tasks: the store, this instance's id and the task settings (made by the server's options). */
+    readonly tasks: TaskService;
+  }
+}
+
 export interface TaskSettings {
   /** TTL when the client names none (2025 `task.ttl`); 2026 tasks always get it. Default 1 hour. */
   defaultTtlMs: number;

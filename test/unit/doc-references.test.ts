@@ -18,7 +18,7 @@ describe('documentation references', () => {
     expect(missingReferences([fixture])).toEqual([
       'test/unit/fixtures/references.md:4: src/dispatch.ts does not exist',
       'test/unit/fixtures/references.md:5: src/request/in-flight.ts does not exist',
-      'test/unit/fixtures/references.md:5: #handOff is not declared in src/',
+      'test/unit/fixtures/references.md:5: #becomeTask is not declared in src/',
     ]);
   });
 });

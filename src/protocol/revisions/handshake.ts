@@ -35,6 +35,8 @@ export const handshake: Revision = {
   },
   sessions: true,
   caches: false,
+  roundTrips: false,
+  standardHeaders: false,
   methodNotFound: (method) => methodNotFoundError(method, undefined),
   wireError: (error) => error,
   shapeResult: (result) => result,

@@ -50,8 +50,18 @@ export interface Revision {
   methodNotFound(method: string): McpError;
   /** An error as this family's clients may see it (codes a revision retired are mapped). */
   wireError(error: McpError): McpError;
-  /** Requests belong to a connection or a signed session that `initialize` opened (2025). */
+  /**
+   * Requests belong to a connection or a signed session that `initialize` opened (2025): the client's
+   * capabilities, info and log level are the session's. Otherwise (2026) each request carries its own in `_meta`.
+   */
   readonly sessions: boolean;
+  /**
+   * A handler's input (elicitation, sampling, roots) is asked by an `input_required` result that the
+   * client answers in a new round of the same request (MRTR, 2026); otherwise by requests on the stream.
+   */
+  readonly roundTrips: boolean;
+  /** Over HTTP a request mirrors its method and chosen arguments in standard `Mcp-*` headers, checked against the body. */
+  readonly standardHeaders: boolean;
   /** Results carry cache hints (`ttlMs`, `cacheScope`): one only some callers may see is marked private. */
   readonly caches: boolean;
   /** A result as sent: the stateless family adds `resultType` and the method's cache hint. */

@@ -68,6 +68,8 @@ export const stateless: Revision = {
   admit,
   sessions: false,
   caches: true,
+  roundTrips: true,
+  standardHeaders: true,
   methodNotFound: (method) => methodNotFoundError(method, 404),
   // 2026 clients never see the retired codes: -32002 becomes -32602 (same data), -32042 becomes -32603.
   wireError(error) {

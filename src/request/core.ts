@@ -2,26 +2,26 @@
  * What the request core and the method table share: the registries, the settings, the limits. The
  * contract with transports (MessageFacts, Outcome, OutcomeSink, Send) is src/transport.ts.
  */
-import type { Context } from './context/context.js';
-import type { AuthInfo } from './protocol/auth-info.js';
-import type { PrincipalQuota } from './limits/principal-quota.js';
-import type { RateLimiter } from './limits/rate-limit.js';
-import type { ConcurrencyGate, IdleSweeper } from './limits/concurrency.js';
-import type { SessionPatch, SharedState } from './state/index.js';
-import type { RequestStateCodec } from './signing/request-state.js';
-import type { SessionCodec } from './signing/session-ids.js';
-import type { Connection, Send } from './transport.js';
-import type { McpError } from './protocol/errors.js';
-import type { JsonObject, RequestId } from './protocol/jsonrpc.js';
-import type { HeaderLookup } from './protocol/standard-headers.js';
-import type { Era, Eras, RequestMeta, Revision } from './protocol/revisions/revision.js';
-import type { PromptRegistry } from './primitives/prompts.js';
-import type { ResourceRegistry } from './primitives/resources.js';
-import type { ToolRegistry } from './primitives/tools.js';
-import type { Caller } from './primitives/visibility.js';
-import type { TaskService } from './tasks/service.js';
-import type { Telemetry } from './telemetry/types.js';
-import type { CacheHint, Implementation, MaybePromise } from './protocol/mcp-types.js';
+import type { Context } from '../context/context.js';
+import type { AuthInfo } from '../protocol/auth-info.js';
+import type { HandOffHost, ReplyHandOff } from './hand-off.js';
+import type { PrincipalQuota } from '../limits/principal-quota.js';
+import type { RateLimiter } from '../limits/rate-limit.js';
+import type { ConcurrencyGate, IdleSweeper } from '../limits/concurrency.js';
+import type { SessionPatch, SharedState } from '../state/index.js';
+import type { RequestStateCodec } from '../signing/request-state.js';
+import type { SessionCodec } from '../signing/session-ids.js';
+import type { Connection, Send } from '../transport.js';
+import type { McpError } from '../protocol/errors.js';
+import type { JsonObject, RequestId } from '../protocol/jsonrpc.js';
+import type { HeaderLookup } from '../protocol/standard-headers.js';
+import type { Era, Eras, RequestMeta, Revision } from '../protocol/revisions/revision.js';
+import type { PromptRegistry } from '../primitives/prompts.js';
+import type { ResourceRegistry } from '../primitives/resources.js';
+import type { ToolRegistry } from '../primitives/tools.js';
+import type { Caller } from '../primitives/visibility.js';
+import type { Telemetry } from '../telemetry/types.js';
+import type { CacheHint, Implementation, MaybePromise } from '../protocol/mcp-types.js';
 
 
 export interface RequestInfo {
@@ -48,7 +48,14 @@ export interface CacheSettings {
   reads: CacheHint;
 }
 
-export interface Core<Scope> {
+/**
+ * What the core's tenants keep per server, beside what it keeps itself. Empty here: a tenant adds its
+ * own field by declaration merging (tasks/service.ts adds `tasks`), so this contract names none of them.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the tenants, by declaration merging
+export interface Tenants {}
+
+export interface Core<Scope> extends Tenants {
   readonly info: Implementation;
   readonly instructions: string | undefined;
   readonly tools: ToolRegistry<Scope>;
@@ -67,8 +74,6 @@ export interface Core<Scope> {
   readonly hooks: Hooks<Scope>[];
   /** This server's request methods and client notifications: the built-ins and what `mcp.method()` added. */
   readonly methods: MethodLookup;
-  /** Tasks: the store, this instance's id and the task settings. */
-  readonly tasks: TaskService;
   /** Traces and metrics (the `telemetry` option); undefined: none, and no work per request. */
   readonly telemetry: Telemetry | undefined;
   readonly settings: {
@@ -108,8 +113,8 @@ export interface MethodCall<Scope> {
   readonly principal: string;
   /** Logs an unexpected failure with this request (the server's `onError`). */
   reportError(error: unknown): void;
-  /** tools/call: this call becomes a task (2025: now; 2026: once its handler waits, or `onRequest`: once it calls `ctx.task()`). */
-  planTask(ttlMs: number, immediate: boolean, onRequest?: boolean): void;
+  /** The request may answer early and its handler go on: a hand-off (a task) takes it over (see hand-off.ts). */
+  outlive(make: (host: HandOffHost) => ReplyHandOff, now: boolean): void;
   /** 2025: keeps a change to the session (log level, subscriptions) for its later requests, on any instance. */
   remember(patch: SessionPatch): MaybePromise<void>;
 }
