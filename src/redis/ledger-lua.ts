@@ -40,3 +40,38 @@ local function ledger_settle(over, sweep)
 end
 `;
 }
+
+/**
+ * The same ledger, same names, for a store whose entries leave by time alone and are never given back
+ * by a write (DPoP proof ids): `<prefix><kind>-ledger` and `<prefix><kind>-ledger:<principal>` are
+ * sorted sets of the entries themselves (in all, members `<length>:<principal><id>`; per principal,
+ * `<id>`), scored by when each leaves, and `<prefix><kind>-ledger-holders` scores each principal by when
+ * its last entry leaves (the memory ledger's `principals`). Anonymous is one principal. A count is a
+ * set's size once the passed entries are cut by score (exact, no sweep to owe), and every key expires
+ * with its last entry, so nothing needs giving back: a hash of counts here would only repeat the sets'
+ * sizes, and would need them anyway to learn what expired. Entries are counted, not sized: their
+ * size is bounded where they are made. The text is prepended to a script that defines `P`.
+ */
+export const TIMED_LEDGER_LUA = `
+local function timed_key(kind, p) if p == nil then return P .. kind .. '-ledger' end return P .. kind .. '-ledger:' .. p end
+local function timed_holders(kind) return P .. kind .. '-ledger-holders' end
+-- Cuts the entries (in all, of p) and the holders whose time passed.
+local function timed_sweep(kind, p, now)
+  for _, k in ipairs({ timed_key(kind), timed_key(kind, p), timed_holders(kind) }) do redis.call('ZREMRANGEBYSCORE', k, '-inf', now) end
+end
+-- The count of p's entries (nil: in all), after timed_sweep.
+local function timed_of(kind, p) return redis.call('ZCARD', timed_key(kind, p)) end
+local function timed_principals(kind) return redis.call('ZCARD', timed_holders(kind)) end
+local function timed_has(kind, p, id) return redis.call('ZSCORE', timed_key(kind, p), id) ~= false end
+-- Keeps p's entry id until untilMs; each key expires with its last entry.
+local function timed_add(kind, p, id, untilMs)
+  redis.call('ZADD', timed_key(kind, p), untilMs, id)
+  redis.call('ZADD', timed_key(kind), untilMs, #p .. ':' .. p .. id)
+  local holds = redis.call('ZSCORE', timed_holders(kind), p)
+  if not holds or tonumber(holds) < untilMs then redis.call('ZADD', timed_holders(kind), untilMs, p) end
+  for _, k in ipairs({ timed_key(kind), timed_key(kind, p), timed_holders(kind) }) do
+    local last = redis.call('ZRANGE', k, -1, -1, 'WITHSCORES')
+    redis.call('PEXPIREAT', k, math.floor(tonumber(last[2])) + 1)
+  end
+end
+`;
