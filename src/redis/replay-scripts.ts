@@ -59,8 +59,8 @@ end
 return 1`;
 
 /**
- * Appends an event, unless the stream was dropped (its owner key is gone): a dropped stream stays
- * dropped. Then the bounds: the stream's events and characters; then a named principal's characters
+ * Appends an event, unless the stream was dropped (its owner key is gone, checked after the sweep,
+ * which may forget this very stream): a dropped stream stays dropped. Then the bounds: the stream's events and characters; then a named principal's characters
  * over its streams and the characters of all streams: the writer's own oldest streams go first, then
  * this stream's oldest events. ARGV: entry, maxEvents, maxIdleMs, maxChars, maxCharsPerPrincipal,
  * prefix, streamId, the end mark, maxTotalChars, now, principal. Returns what PUBLISH returns (0 when dropped).
@@ -68,8 +68,8 @@ return 1`;
 export const REPLAY_PUSH = `local P, MARK, id, NOW, W = ARGV[6], ARGV[8], ARGV[7], tonumber(ARGV[10]), ARGV[11]
 ${FORGET}
 local list, owner = P .. 'rp:' .. id, P .. 'rpo:' .. id
-if redis.call('EXISTS', owner) == 0 then return 0 end
 sweep()
+if redis.call('EXISTS', owner) == 0 then return 0 end
 local maxEvents, idle, maxMine, maxAll = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[5]), tonumber(ARGV[9])
 -- The stream keeps c characters: the ledger learns the difference.
 local function resize(c)

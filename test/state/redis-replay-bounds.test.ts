@@ -155,4 +155,20 @@ describe.skipIf(!available)('Redis replay byte bounds (real redis-server)', () =
       await wide.close();
     }
   });
+
+  it('a push whose own stream the sweep just forgot (its expiry read on another clock) keeps nothing: the ledger stays even', async () => {
+    const even = await redisState({ url: redis.url, prefix: `${prefix}even:`, onError: () => {} });
+    try {
+      const writer = even.replay.open('s', 'o', 1, 'alice');
+      writer.push(note('s', 1, 10));
+      await sleep(20);
+      await raw.zAdd(`${prefix}even:rp-expiry`, { score: 0, value: 's' }); // as if an instance ahead in time had written it
+      writer.push(note('s', 2, 10));
+      await sleep(20);
+      expect(await raw.hGetAll(`${prefix}even:rp-ledger`)).toEqual({ count: '0', size: '0' });
+      expect(await raw.exists([`${prefix}even:rp-kept`, `${prefix}even:rp-ledger:alice`, `${prefix}even:rp:s`])).toBe(0);
+    } finally {
+      await even.close();
+    }
+  });
 });
