@@ -8,7 +8,7 @@
  * Pub/sub carries fan-out (list_changed, resources/updated), 2025 answers to the waiting instance, and
  * cancels; lists carry SSE replay; sorted sets carry DPoP proof ids (proofs.ts); hashes carry rate-limit buckets (rates.ts); hashes and sets carry 2025 session state; Lua scripts keep tasks
  * (task-store.ts), whose writes are published to every instance. Every key has the prefix
- * and a TTL. The node-redis client (`redis`) is an optional peer dependency: only this subpath needs it.
+ * and a TTL, except the bounds' bookkeeping, which empties as what it counts expires. The node-redis client (`redis`) is an optional peer dependency: only this subpath needs it.
  */
 import type { SharedState } from '../state/index.js';
 import { RedisAnswers } from './answers.js';

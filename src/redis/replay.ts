@@ -8,16 +8,17 @@
  * opened when its response begins (which shows no event id before Redis acknowledged the owner:
  * `opened`) and each event is pushed before it is written to the client, so a
  * resume on another instance, even one that overtakes the disconnect, finds the owner and the events.
- * Kept streams count against their principal (`<prefix>rpp:<principal>`, a sorted set): past the
- * bound its oldest is dropped. The characters a stream keeps are counted in `<prefix>rpz:<streamId>`:
- * past `maxChars` its oldest events go (an event larger than that is never kept, see
- * replay-frames.ts), and past `maxCharsPerPrincipal` over the principal's streams (or `maxTotalChars`
- * over all, counted in `<prefix>rp-chars`), the writer's own oldest streams, then events, go: never
- * another principal's.
+ * What streams keep is counted in the bounds ledger's shape (replay-scripts.ts: `<prefix>rp-ledger`,
+ * streams and characters in all and per named principal): past `maxStreamsPerPrincipal` a principal's
+ * oldest stream is dropped; past `maxChars` a stream's oldest events go (an event larger than that is
+ * never kept, see replay-frames.ts), and past `maxCharsPerPrincipal` over the principal's streams (or
+ * `maxTotalChars` over all), the writer's own oldest streams, then events, go: never another
+ * principal's. A stream gives its share back when it is dropped or its keys expire.
  */
 import { shrinkFrame } from '../state/replay-frames.js';
 import { parseEventId, type ReplayCursor, type ReplayStore, type ReplayWriter, type StreamReader } from '../state/replay.js';
 import { ACKNOWLEDGE_WAIT_MS, HEARTBEAT_MS, waitAtMost, type Link } from './connection.js';
+import { REPLAY_OPEN, REPLAY_PUSH } from './replay-scripts.js';
 
 export interface ReplayLimits {
   ttlMs: number;
@@ -35,106 +36,26 @@ export interface ReplayLimits {
 
 const END = '\u0000end';
 
-// Forgets a kept stream: its keys go, its characters leave the total, and a GET following it is ended.
-// Needs P (the prefix) and MARK (the end mark). The total is `<prefix>rp-chars`, each stream's share in
-// the hash `<prefix>rp-sizes`, and `<prefix>rp-all` scores each stream by when its keys expire.
-const GONE = `local function gone(s)
-  local size = tonumber(redis.call('HGET', P .. 'rp-sizes', s) or '0')
-  if size ~= 0 then redis.call('DECRBY', P .. 'rp-chars', size) end
-  redis.call('HDEL', P .. 'rp-sizes', s) redis.call('ZREM', P .. 'rp-all', s)
-  redis.call('DEL', P .. 'rp:' .. s, P .. 'rpo:' .. s, P .. 'rpd:' .. s, P .. 'rpz:' .. s)
-  redis.call('PUBLISH', P .. 'rpc:' .. s, MARK)
-end`;
-
-// Appends an event, unless the stream was dropped (its owner key is gone): a dropped stream stays dropped.
-// Then the bounds: the stream's events and characters; then (a named principal's) characters over its
-// streams and the characters of all streams: the writer's own oldest streams go first, then this
-// stream's oldest events. Streams whose keys expired give their characters back first.
-// KEYS: list, owner, channel, size, the principal's set (or the list again). ARGV: entry, maxEvents,
-// maxIdleMs, maxChars, maxCharsPerPrincipal (0: anonymous), prefix, streamId, the end mark, maxTotalChars, now.
-const PUSH = `local P, MARK, id, now = ARGV[6], ARGV[8], ARGV[7], tonumber(ARGV[10])
-${GONE}
-if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
-for _, s in ipairs(redis.call('ZRANGEBYSCORE', P .. 'rp-all', '-inf', now, 'LIMIT', 0, 100)) do gone(s) end
-local list, size, maxEvents = KEYS[1], KEYS[4], tonumber(ARGV[2])
-local function shed(limit)
-  local c = tonumber(redis.call('GET', size) or '0')
-  while redis.call('LLEN', list) > 0 and (c > limit or redis.call('LLEN', list) > maxEvents) do c = c - #redis.call('LPOP', list) end
-  redis.call('SET', size, c)
-  local delta = c - tonumber(redis.call('HGET', P .. 'rp-sizes', id) or '0')
-  if delta ~= 0 then redis.call('INCRBY', P .. 'rp-chars', delta) end
-  redis.call('HSET', P .. 'rp-sizes', id, c)
-  return c
-end
-redis.call('RPUSH', list, ARGV[1]) redis.call('INCRBY', size, #ARGV[1])
-local own = shed(tonumber(ARGV[4]))
-redis.call('ZADD', P .. 'rp-all', now + tonumber(ARGV[3]), id)
-local maxMine, maxAll = tonumber(ARGV[5]), tonumber(ARGV[9])
-local streams, sizes, mine = {}, {}, 0
-if maxMine > 0 then streams = redis.call('ZRANGE', KEYS[5], 0, -1) end
-for i, s in ipairs(streams) do sizes[i] = tonumber(redis.call('GET', P .. 'rpz:' .. s) or '0') mine = mine + sizes[i] end
-local function excess()
-  local all = tonumber(redis.call('GET', P .. 'rp-chars') or '0') - maxAll
-  return math.max(all, maxMine > 0 and mine - maxMine or 0)
-end
-for i, s in ipairs(streams) do
-  if excess() <= 0 then break end
-  if s ~= id then
-    mine = mine - sizes[i]
-    redis.call('ZREM', KEYS[5], s)
-    gone(s)
-  end
-end
-if excess() > 0 then shed(own - excess()) end
-for _, k in ipairs({ list, KEYS[2], size }) do redis.call('PEXPIRE', k, ARGV[3]) end
-return redis.call('PUBLISH', KEYS[3], ARGV[1])`;
-
-// Counts a kept stream against its principal (a sorted set by time) and drops that principal's oldest
-// past the bound. KEYS: the set. ARGV: streamId, now, maxIdleMs, bound, prefix, the end mark.
-const HOLD = `local P, MARK = ARGV[5], ARGV[6]
-${GONE}
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1]) redis.call('PEXPIRE', KEYS[1], ARGV[3])
-local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
-if over <= 0 then return 0 end
-for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  if over <= 0 then break end
-  if id ~= ARGV[1] then
-    redis.call('ZREM', KEYS[1], id) over = over - 1
-    gone(id)
-  end
-end
-return 1`;
-
 class RedisReplayWriter implements ReplayWriter {
   /** The owner key is in Redis (the commands before it too: one connection, in order). */
   readonly opened: Promise<void>;
   #seq: number;
-  /** The principal's set of kept streams; undefined for anonymous ones (only their own bounds apply). */
-  readonly #held: string | undefined;
 
-  constructor(private readonly store: RedisReplay, private readonly streamId: string, owner: string, nextSeq: number, principal: string) {
+  constructor(private readonly store: RedisReplay, private readonly streamId: string, owner: string, nextSeq: number, private readonly principal: string) {
     this.#seq = nextSeq - 1;
     const { link, limits } = store;
-    const owned = link.commands.set(store.key('rpo', streamId), link.instanceId + owner, { PX: limits.maxIdleMs });
+    const args = [link.prefix, streamId, link.instanceId + owner, Date.now(), limits.maxIdleMs, principal, limits.maxStreamsPerPrincipal, END].map(String);
+    const owned = link.commands.eval(REPLAY_OPEN, { arguments: args });
     owned.catch((error: unknown) => link.failed('replay', error));
     this.opened = waitAtMost(owned, ACKNOWLEDGE_WAIT_MS);
-    if (principal === '') return;
-    const held = (this.#held = `${link.prefix}rpp:${principal.length}:${principal}`);
-    const args = [streamId, String(Date.now()), String(limits.maxIdleMs), String(limits.maxStreamsPerPrincipal), link.prefix, END];
-    link.commands.eval(HOLD, { keys: [held], arguments: args }).catch((error: unknown) => link.failed('replay', error));
   }
 
   push(frame: string): void {
     const { link, limits } = this.store;
-    const id = this.streamId;
     const kept = frame.length <= limits.maxChars ? frame : shrinkFrame(frame, limits.maxChars);
     const entry = `${++this.#seq}\n${kept}`;
-    const list = this.store.key('rp', id);
-    const keys = [list, this.store.key('rpo', id), this.store.key('rpc', id), this.store.key('rpz', id), this.#held ?? list];
-    const perPrincipal = this.#held === undefined ? 0 : limits.maxCharsPerPrincipal;
-    const args = [entry, limits.maxEvents, limits.maxIdleMs, limits.maxChars, perPrincipal, link.prefix, id, END, limits.maxTotalChars, Date.now()].map(String);
-    link.commands.eval(PUSH, { keys, arguments: args }).catch((error: unknown) => link.failed('replay', error));
+    const args = [entry, limits.maxEvents, limits.maxIdleMs, limits.maxChars, limits.maxCharsPerPrincipal, link.prefix, this.streamId, END, limits.maxTotalChars, Date.now(), this.principal];
+    link.commands.eval(REPLAY_PUSH, { arguments: args.map(String) }).catch((error: unknown) => link.failed('replay', error));
   }
 
   end(keepMs?: number): void {
@@ -143,7 +64,7 @@ class RedisReplayWriter implements ReplayWriter {
     const ttl = Math.min(keepMs ?? Infinity, limits.ttlMs);
     link.commands.multi()
       .set(this.store.key('rpd', id), '1', { PX: ttl }).pExpire(this.store.key('rp', id), ttl).pExpire(this.store.key('rpo', id), ttl)
-      .pExpire(this.store.key('rpz', id), ttl).zAdd(`${link.prefix}rp-all`, { score: Date.now() + ttl, value: id })
+      .zAdd(`${link.prefix}rp-expiry`, { score: Date.now() + ttl, value: id })
       .publish(this.store.key('rpc', id), END)
       .exec().catch((error: unknown) => link.failed('replay', error));
   }
@@ -159,7 +80,7 @@ function entryOf(entry: string): { seq: number; frame: string } | undefined {
 export class RedisReplay implements ReplayStore {
   constructor(readonly link: Link, readonly limits: ReplayLimits) {}
 
-  key(kind: 'rp' | 'rpo' | 'rpd' | 'rpc' | 'rpz', streamId: string): string {
+  key(kind: 'rp' | 'rpo' | 'rpd' | 'rpc', streamId: string): string {
     return `${this.link.prefix}${kind}:${streamId}`;
   }
 

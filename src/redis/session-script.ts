@@ -1,4 +1,4 @@
-import { LEDGER_LUA } from './ledger-lua.js';
+import { ledgerLua } from './ledger-lua.js';
 
 /**
  * The one Lua script behind every 2025 session write on Redis, so the bounds (SessionLimits) are
@@ -19,7 +19,7 @@ import { LEDGER_LUA } from './ledger-lua.js';
  */
 export const SESSION_UPDATE = `
 local P, NOW, S, W, TTL = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], tonumber(ARGV[5])
-${LEDGER_LUA}
+${ledgerLua()}
 local LEVEL, OP, U = ARGV[6], ARGV[7], ARGV[8]
 local MAX = {}
 for i, name in ipairs({ 'maxSessions', 'maxSessionsPerPrincipal', 'maxSubscriptions', 'maxSubscriptionChars',

@@ -1,3 +1,5 @@
+import { ledgerLua } from './ledger-lua.js';
+
 /**
  * The Lua scripts behind the Redis task store: every read-check-write of a task runs in one script,
  * so a status move is compare-and-set on every instance at once, and the per-principal cap counts
@@ -8,9 +10,17 @@
  * ARGV of every script but `take`: prefix, now (epoch ms), now (ISO 8601), then the script's own.
  */
 
-/** Helpers shared by the scripts. Keys are built from the prefix (standalone Redis or Valkey, not Cluster). */
+/**
+ * Helpers shared by the scripts. Keys are built from the prefix (standalone Redis or Valkey, not Cluster).
+ * What tasks keep is counted in the bounds ledger's shape (ledger-lua.ts; anonymous is one principal, as
+ * in memory): `tasks-ledger[:<p>]`, tasks (count) and their results' characters (size); beside each task,
+ * `task-kept` holds what giving it back needs (`<id>` its size, `<id>:p` its principal) and
+ * `tasks-expiry` scores it by expiry for the sweep.
+ */
 const PRELUDE = `
 local P, NOW, ISO = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+${ledgerLua(true)}
+local KEPT, EXPIRY = P .. 'task-kept', P .. 'tasks-expiry'
 local TERMINAL = { completed = true, failed = true, cancelled = true }
 local LOST = 'The task was lost: the server instance running it stopped.'
 local function tkey(id) return P .. 'task:' .. id end
@@ -52,15 +62,17 @@ local function mine(id, principal)
   if redis.call('HGET', tkey(id), 'principal') ~= principal then return nil end
   return check(id)
 end
--- Gives back what expired tasks kept (their result sizes in the server-wide count), up to 100 at a time.
+-- Forgets up to 100 expired tasks: each gives back its place and its result's characters to the ledger
+-- (its principal's and in all). Returns how many it forgot.
 local function sweepAll()
-  local all, sizes = P .. 'tasks-all', P .. 'task-size'
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', all, '-inf', NOW, 'LIMIT', 0, 100)) do
-    local size = tonumber(redis.call('HGET', sizes, id) or '0')
-    if size ~= 0 then redis.call('DECRBY', P .. 'tasks-bytes', size) end
-    redis.call('HDEL', sizes, id)
-    redis.call('ZREM', all, id)
+  local expired = redis.call('ZRANGEBYSCORE', EXPIRY, '-inf', NOW, 'LIMIT', 0, 100)
+  for _, id in ipairs(expired) do
+    local f = redis.call('HMGET', KEPT, id, id .. ':p')
+    if f[2] then ledger_add('tasks', f[2], -1, -ledger_num(f[1])) end
+    redis.call('HDEL', KEPT, id, id .. ':p')
+    redis.call('ZREM', EXPIRY, id)
   end
+  return #expired
 end
 -- The principal's live tasks, dropping ended and expired ones from the set.
 local function countLive(principal)
@@ -86,9 +98,14 @@ export const SCRIPTS = {
 local id, principal, owner, doc, status = ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]
 local px, expiresAt, cap, maxTasks = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11]), tonumber(ARGV[13] or '0')
 sweepAll()
-if cap > 0 and redis.call('ZCOUNT', P .. 'tasks-of:' .. principal, '(' .. NOW, '+inf') >= cap then return 0 end
-if maxTasks > 0 and redis.call('ZCOUNT', P .. 'tasks-all', '(' .. NOW, '+inf') >= maxTasks then return 'maxTasks' end
-redis.call('ZADD', P .. 'tasks-all', expiresAt, id)
+local function overMine() return cap > 0 and (ledger_of('tasks', principal)) >= cap end
+local function overAll() return maxTasks > 0 and (ledger_of('tasks')) >= maxTasks end
+ledger_settle(overMine, sweepAll)
+if overMine() then return 0 end
+ledger_settle(overAll, sweepAll)
+if overAll() then return 'maxTasks' end
+redis.call('ZADD', EXPIRY, expiresAt, id)
+if redis.call('HSETNX', KEPT, id .. ':p', principal) == 1 then ledger_add('tasks', principal, 1, 0) end
 local k = tkey(id)
 redis.call('HSET', k, 'doc', doc, 'principal', principal, 'owner', owner, 'status', status, 'lastUpdatedAt', ARGV[12])
 redis.call('PEXPIRE', k, px)
@@ -168,19 +185,17 @@ local s = check(id)
 if not s or TERMINAL[s] then return 0 end
 local principal = redis.call('HGET', tkey(id), 'principal')
 sweepAll()
-local sizes = P .. 'task-size'
-if maxMine > 0 then
-  local used = 0
-  for _, other in ipairs(redis.call('ZRANGEBYSCORE', P .. 'tasks-of:' .. principal, '(' .. NOW, '+inf')) do
-    used = used + tonumber(redis.call('HGET', sizes, other) or '0')
-  end
-  if used + size > maxMine then return 'maxStoredCharsPerPrincipal' end
-end
-if maxAll > 0 and tonumber(redis.call('GET', P .. 'tasks-bytes') or '0') + size > maxAll then return 'maxStoredChars' end
+local function overMine() local _, used = ledger_of('tasks', principal) return maxMine > 0 and used + size > maxMine end
+local function overAll() local _, used = ledger_of('tasks') return maxAll > 0 and used + size > maxAll end
+ledger_settle(overMine, sweepAll)
+if overMine() then return 'maxStoredCharsPerPrincipal' end
+ledger_settle(overAll, sweepAll)
+if overAll() then return 'maxStoredChars' end
 for i = 8, #ARGV, 2 do redis.call('HSET', tkey(id), ARGV[i], ARGV[i + 1]) end
-if size > 0 then
-  redis.call('HSET', sizes, id, size)
-  redis.call('INCRBY', P .. 'tasks-bytes', size)
+-- Counted only for a task its create counted (one the sweep will give back).
+if size > 0 and redis.call('HEXISTS', KEPT, id .. ':p') == 1 then
+  redis.call('HSET', KEPT, id, size)
+  ledger_add('tasks', principal, 0, size)
 end
 ended(id, principal)
 publish(id)

@@ -10,10 +10,10 @@
  *   task:<id>:in       hash: outstanding input requests by key (while input_required)
  *   task:<id>:out      hash: answers not yet taken by the handler
  *   tasks-live:<p>     sorted set: principal p's live tasks (the cap), scored by expiry
- *   tasks-of:<p>       sorted set: all of p's tasks (2025 tasks/list, and the cap: finished ones count until they expire), scored by expiry
- *   tasks-all          sorted set: every task, scored by expiry (the server-wide cap)
- *   task-size          hash: the characters each finished task's result and error keep
- *   tasks-bytes        their sum over all tasks (given back as tasks expire)
+ *   tasks-of:<p>       sorted set: all of p's tasks (2025 tasks/list), scored by expiry
+ *   tasks-expiry       sorted set: every task, scored by expiry (the sweep that gives back what it kept)
+ *   task-kept          hash: <id> the characters a finished task's result and error keep, <id>:p its principal
+ *   tasks-ledger[:<p>] the bounds ledger (ledger-lua.ts): tasks (count, the caps) and their characters (size), in all and per principal
  *   task-owner:<inst>  the instance's heartbeat lease: when it runs out, its live tasks read as failed
  */
 import { serializeMessage, type JsonRpcMessage } from '../protocol/jsonrpc.js';

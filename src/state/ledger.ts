@@ -4,8 +4,9 @@
  * named by its options). Anonymous ('') has no share of its own and counts only in the total,
  * except in a ledger made with `anonymousIsOne` (the task store's rule: anonymous callers share one
  * principal's share).
- * The Redis scripts keep the same shape in Redis (see src/redis/*: a count and a size per principal
- * and in all). No node: imports: the fetch handler uses it too.
+ * The Redis scripts keep the same shape under the same names (src/redis/ledger-lua.ts: hashes of a
+ * count and a size per principal and in all; sorted sets for ids that leave by time alone).
+ * No node: imports: the fetch handler uses it too.
  */
 import type { Usage } from './bounds.js';
 

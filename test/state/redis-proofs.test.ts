@@ -35,9 +35,9 @@ describe.skipIf(!available)('Redis proof store', () => {
     const ttl = (await import('redis')).createClient({ url: redis.url });
     await ttl.connect();
     try {
-      expect(await ttl.pTTL(`${prefix}dpop:alice`)).toBeGreaterThan(0);
-      expect(await ttl.pTTL(`${prefix}dpop:alice`)).toBeLessThanOrEqual(60_001);
-      expect(await ttl.pTTL(`${prefix}dpop-all`)).toBeGreaterThan(300);
+      expect(await ttl.pTTL(`${prefix}dpop-ledger:alice`)).toBeGreaterThan(0);
+      expect(await ttl.pTTL(`${prefix}dpop-ledger:alice`)).toBeLessThanOrEqual(60_001);
+      expect(await ttl.pTTL(`${prefix}dpop-ledger`)).toBeGreaterThan(300);
     } finally {
       await ttl.quit();
     }

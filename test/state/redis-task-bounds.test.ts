@@ -3,9 +3,11 @@
  * tasks count against the principal's cap until they expire, the server-wide cap, and the byte bounds
  * on kept results (per task, per principal, in all), counted in the scripts across two instances.
  */
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisState, type RedisState } from '../../src/redis/index.js';
 import type { TaskRecord } from '../../src/state/task-store.js';
+import type { JsonObject } from '../../src/protocol/jsonrpc.js';
 import { clusterAvailable, startRedis, type Redis } from './support/cluster.js';
 import { sleep } from './support/http.js';
 
@@ -16,8 +18,9 @@ describe.skipIf(!available)('Redis task bounds (real redis-server)', () => {
   const states: RedisState[] = [];
   let n = 0;
   /** Two instances on one prefix of their own. */
+  let prefix = '';
   async function pair(): Promise<[RedisState, RedisState]> {
-    const prefix = `rtb${process.pid}-${++n}:`;
+    prefix = `rtb${process.pid}-${++n}:`;
     const made = await Promise.all([0, 1].map(() => redisState({ url: redis.url, prefix, onError: () => {} })));
     states.push(...made);
     await made[0]!.tasks.beat('inst-a', Date.now() + 60_000);
@@ -88,4 +91,42 @@ describe.skipIf(!available)('Redis task bounds (real redis-server)', () => {
     await a.tasks.settle(t.taskId, { status: 'completed', result: big(4_000) }, bounds);
     expect((await b.tasks.get(t.taskId, 'carol'))?.status).toBe('completed');
   });
+
+  /** `count` tasks of `principal` that all expire at `deadline`, each settled with `result` (bounds: none). */
+  async function expiring(state: RedisState, count: number, principal: string, deadline: number, result: JsonObject): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      const t = task(principal, deadline - Date.now());
+      expect(await state.tasks.create(t)).toBe(true);
+      await state.tasks.settle(t.taskId, { status: 'completed', result });
+    }
+    expect(Date.now()).toBeLessThan(deadline); // all were made before any expired
+    await sleep(deadline + 100 - Date.now());
+  }
+
+  it('a result past maxStoredChars sweeps every expired task first, not one batch of 100 (it used to be refused for tasks already gone)', async () => {
+    const [a] = await pair();
+    await expiring(a, 300, 'p', Date.now() + 4_000, big(100)); // 300 × ~140 characters
+    const t = task('p');
+    await a.tasks.create(t);
+    expect(await a.tasks.settle(t.taskId, { status: 'completed', result: big(35_000) }, { maxStoredChars: 45_000 })).toBe(true);
+  }, 20_000);
+
+  it('the caps count exactly past 100 expired tasks, and the ledger forgets a principal at zero (anonymous is one principal)', async () => {
+    const [a] = await pair();
+    await expiring(a, 160, '', Date.now() + 3_000, {});
+    expect(await a.tasks.create(task(''), { maxPerPrincipal: 150, maxTasks: 150 })).toBe(true);
+    const raw = createClient({ url: redis.url });
+    await raw.connect();
+    try {
+      await a.tasks.create(task('alice', 100));
+      expect(await raw.hGetAll(`${prefix}tasks-ledger:alice`)).toEqual({ count: '1' });
+      await sleep(150);
+      expect(await a.tasks.create(task('bob'))).toBe(true); // sweeps alice's
+      expect(await raw.exists(`${prefix}tasks-ledger:alice`)).toBe(0);
+      expect(await raw.hGetAll(`${prefix}tasks-ledger:`)).toMatchObject({ count: '1' });
+      expect(await raw.hGetAll(`${prefix}tasks-ledger`)).toEqual({ count: '2', size: '0' });
+    } finally {
+      await raw.close();
+    }
+  }, 20_000);
 });
