@@ -2,7 +2,7 @@
 export { MiniMCP, type MiniMCPOptions } from './server.js';
 export type {
   MethodCapability, MethodHandler, MethodOptions, MethodParams, NotificationHandler, NotificationOptions,
-} from './extension.js';
+} from './methods/extension.js';
 export type { NotificationFacts } from './request/core.js';
 export type { SkillOptions } from './skills/register.js';
 export type { SkillDefinition, SkillFile } from './skills/skill.js';

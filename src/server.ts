@@ -8,7 +8,7 @@ import type { Core, Hooks } from './request/core.js';
 import type { RateLimiter } from './limits/rate-limit.js';
 import type { MessageFacts, Outcome, OutcomeSink, Send } from './transport.js';
 import { routeMessage } from './request/inbound.js';
-import { Capabilities } from './capabilities.js';
+import { Capabilities } from './methods/capabilities.js';
 import type { NotificationBus } from './state/bus.js';
 import type { SharedState } from './state/index.js';
 import { SessionWatch } from './state/session-watch.js';
@@ -27,11 +27,11 @@ import { mountServer, type Mounted } from './gateway/mount.js';
 import type { SchemaCheck, SchemaLike } from './schema/standard-schema.js';
 import type { Implementation } from './protocol/mcp-types.js';
 import { principalFrom, wire, type MiniMCPOptions } from './options.js';
-import { BUILT_IN_METHODS } from './methods.js';
-import { MethodTable } from './method-table.js';
+import { BUILT_IN_METHODS } from './methods/built-ins.js';
+import { MethodTable } from './methods/table.js';
 import {methodSpec, notificationSpec, type MethodCapability, type MethodHandler, type MethodOptions,
   type NotificationHandler, type NotificationOptions,
-} from './extension.js';
+} from './methods/extension.js';
 
 import { EventSet, type EventHandle } from './events/register.js';
 import type { EventOptions, SchemaValue } from './events/event-type.js';

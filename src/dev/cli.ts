@@ -2,7 +2,7 @@
  * The `minimcp` command (package `bin`):
  *   minimcp dev <server file> [--port N] [--host H] [--scope S] [--watch DIR]...   the server with a playground, restarted on save
  *   minimcp init [dir]                                  a starter project
- *   minimcp proxy …                                     any MCP server behind MiniMCP (src/gateway/cli.ts)
+ *   minimcp proxy …                                     any MCP server behind MiniMCP (src/dev/proxy-command.ts)
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -5,7 +5,7 @@
  * extensions map, and the top-level `events` of the design sketch). Served in both eras.
  */
 import type { Context } from '../context/context.js';
-import type { MethodCapability, MethodHandler, MethodOptions } from '../extension.js';
+import type { MethodCapability, MethodHandler, MethodOptions } from '../methods/extension.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { SchemaLike } from '../schema/standard-schema.js';
 import type { CacheHint } from '../protocol/mcp-types.js';

@@ -6,7 +6,7 @@ import { maxAgeOf } from './params.js';
 import type { EventService } from './service.js';
 import type { EventSettings } from './settings.js';
 
-/** `events/list`: the types this caller may see, paginated like `tools/list` (private where a rule applies: see extension.ts). */
+/** `events/list`: the types this caller may see, paginated like `tools/list` (private where a rule applies: see src/methods/extension.ts). */
 export function listEvents<Scope>(service: EventService<Scope>, params: JsonObject, ctx: Context<Scope>, pageSize: number): JsonObject {
   const { page, nextCursor } = paginate(service.visibleTo(ctx), params.cursor, pageSize);
   const result: JsonObject = { events: page.map((type) => type.descriptor) };

@@ -4,7 +4,7 @@
  * and update channel. Reached through a symbol-named method of MiniMCP (not public API).
  */
 import type { Hooks } from '../request/core.js';
-import type { MethodHandler, MethodOptions } from '../extension.js';
+import type { MethodHandler, MethodOptions } from '../methods/extension.js';
 import type { NotificationBus } from '../state/bus.js';
 import type { Telemetry } from '../telemetry/types.js';
 import type { PromptRegistry } from '../primitives/prompts.js';

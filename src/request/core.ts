@@ -123,7 +123,7 @@ export interface MethodSpec {
   /** Which eras serve it: 2026 removed some methods and added others. */
   readonly eras: Eras;
   /** The capability gate: a method behind an unadvertised capability is -32601. */
-  // biome-ignore lint/suspicious/noExplicitAny: the method table is internal and serves every Scope (as src/methods.ts)
+  // biome-ignore lint/suspicious/noExplicitAny: the method table is internal and serves every Scope (as src/methods/built-ins.ts)
   readonly enabled?: (core: Core<any>) => boolean;
   /** 2026 cache hints stamped on its result: one of the server's settings, or the method's own. */
   readonly cache?: keyof CacheSettings | CacheHint;
@@ -131,13 +131,13 @@ export interface MethodSpec {
   readonly mrtr?: boolean;
   /** Long-lived (listen): no idle timeout, no concurrency slot. */
   readonly stream?: boolean;
-  // biome-ignore lint/suspicious/noExplicitAny: the method table is internal and serves every Scope (as src/methods.ts)
+  // biome-ignore lint/suspicious/noExplicitAny: the method table is internal and serves every Scope (as src/methods/built-ins.ts)
   run(core: Core<any>, call: MethodCall<any>): Promise<JsonObject> | JsonObject;
 }
 
 /** A client notification's handler: it runs synchronously in `route()`, and what it throws goes to the server log. */
 export interface NotificationSpec {
-  // biome-ignore lint/suspicious/noExplicitAny: the method table is internal and serves every Scope (as src/methods.ts)
+  // biome-ignore lint/suspicious/noExplicitAny: the method table is internal and serves every Scope (as src/methods/built-ins.ts)
   run(core: Core<any>, params: JsonObject, facts: NotificationFacts): void | Promise<void>;
 }
 
@@ -148,7 +148,7 @@ export interface NotificationFacts {
   readonly principal: string;
 }
 
-/** The server's method table as the core reads it (src/method-table.ts). */
+/** The server's method table as the core reads it (src/methods/table.ts). */
 export interface MethodLookup {
   get(method: string): MethodSpec | undefined;
   has(method: string): boolean;

@@ -6,7 +6,7 @@
  */
 import { revisionOf } from '../protocol/revisions/index.js';
 import type { Context } from '../context/context.js';
-import type { MethodHandler, MethodOptions } from '../extension.js';
+import type { MethodHandler, MethodOptions } from '../methods/extension.js';
 import { invalidParams } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { paginate } from '../primitives/pagination.js';

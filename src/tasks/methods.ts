@@ -137,7 +137,7 @@ function finalResult(task: TaskRecord, taskId: string): JsonObject {
 
 const servesTasks = (core: Core<unknown>): boolean => core.tools.servesTasks();
 
-/** Rows of the method table (methods.ts spreads them in; its MethodSpec type checks them there). */
+/** Rows of the method table (methods/built-ins.ts spreads them in; its MethodSpec type checks them there). */
 export const TASK_METHODS: (readonly [string, MethodSpec])[] = [
   ['tasks/get', { eras: 'both', enabled: servesTasks, run: getTask }],
   ['tasks/cancel', { eras: 'both', enabled: servesTasks, run: cancelTask }],

@@ -41,7 +41,7 @@ describe('values whose String() throws', () => {
     expect(response.status).toBe(202);
   });
 
-  // BUG-2 (src/methods.ts setLevel): `Invalid log level: ${String(level)}` throws for a level whose
+  // BUG-2 (src/methods/built-ins.ts setLevel): `Invalid log level: ${String(level)}` throws for a level whose
   // String() throws, so the answer is -32603 "Internal error" (plus a logged stack) instead of -32602.
   // Fix: describe the value without String(): typeof level === 'string' ? level : typeof level.
   it('BUG-2: logging/setLevel with a hostile level answers -32602', async () => {

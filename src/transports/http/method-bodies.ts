@@ -5,7 +5,7 @@
  * parsed to be refused: it is refused unread instead (413), which costs the server nothing. The
  * header is the client's word; one that names another method than the body is refused anyway (-32020).
  */
-import { MAX_LISTEN_PARAMS_CHARS } from '../../listen.js';
+import { MAX_LISTEN_PARAMS_CHARS } from '../../methods/subscriptions-listen.js';
 import type { Exchange } from './exchange.js';
 
 /**

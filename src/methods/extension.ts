@@ -4,16 +4,16 @@
  * capability, params schema, `ctx`, MRTR, cache hints, visibility; telemetry and hooks come from the
  * table itself). Built-in features use it too (the skills extension, src/skills/).
  */
-import type { Context } from './context/context.js';
-import type { MethodSpec, NotificationFacts, NotificationSpec } from './request/core.js';
-import { InsufficientScopeError, internalError, invalidParams } from './protocol/errors.js';
-import type { Era, Eras, Revision } from './protocol/revisions/revision.js';
-import { isObject, type JsonObject } from './protocol/jsonrpc.js';
-import { scopeList, type Caller, type MethodPrimitive, type Visibility, type VisibleRule } from './primitives/visibility.js';
-import { validatorOf, type InferOutput, type SchemaLike, type StandardSchemaV1, type Validation } from './schema/standard-schema.js';
-import type { CacheHint } from './protocol/mcp-types.js';
+import type { Context } from '../context/context.js';
+import type { MethodSpec, NotificationFacts, NotificationSpec } from '../request/core.js';
+import { InsufficientScopeError, internalError, invalidParams } from '../protocol/errors.js';
+import type { Era, Eras, Revision } from '../protocol/revisions/revision.js';
+import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
+import { scopeList, type Caller, type MethodPrimitive, type Visibility, type VisibleRule } from '../primitives/visibility.js';
+import { validatorOf, type InferOutput, type SchemaLike, type StandardSchemaV1, type Validation } from '../schema/standard-schema.js';
+import type { CacheHint } from '../protocol/mcp-types.js';
 
-import type { MaybePromise } from './protocol/mcp-types.js';
+import type { MaybePromise } from '../protocol/mcp-types.js';
 
 /** Where a method's capability is declared: under `capabilities.extensions[id]`, or as a core capability. */
 export type MethodCapability = { extension: string; settings?: JsonObject } | { core: string; settings?: JsonObject };

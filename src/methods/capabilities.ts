@@ -3,12 +3,12 @@
  * cached per family until a registration changes, and computed per caller where visibility rules
  * apply, so the capabilities never hint at what a caller cannot use.
  */
-import type { Core } from './request/core.js';
+import type { Core } from '../request/core.js';
 import { callerMayUse, servedIn, type MethodCapability } from './extension.js';
-import type { JsonObject } from './protocol/jsonrpc.js';
-import { revisionOf } from './protocol/revisions/index.js';
-import type { Era, Eras } from './protocol/revisions/revision.js';
-import type { Caller } from './primitives/visibility.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { revisionOf } from '../protocol/revisions/index.js';
+import type { Era, Eras } from '../protocol/revisions/revision.js';
+import type { Caller } from '../primitives/visibility.js';
 
 /** A capability some method declares, in the eras it is served, for the callers who may use it. */
 interface Declared<Scope> {

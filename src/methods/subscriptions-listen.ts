@@ -4,14 +4,14 @@
  * the subscription id) until the client goes away. Its params are capped, and it takes a place in the
  * principal's stream quota (shared with 2025 GET streams and `tasks/result` waits).
  */
-import type { Core, MethodCall } from './request/core.js';
-import type { Send } from './transport.js';
-import { internalError, invalidParams } from './protocol/errors.js';
-import { isObject, type JsonObject } from './protocol/jsonrpc.js';
-import { META } from './protocol/versions.js';
-import { ListView } from './primitives/visibility.js';
-import { taggedNotification, type BusEvent } from './state/bus.js';
-import { declaresTasks, watchTasks } from './tasks/methods.js';
+import type { Core, MethodCall } from '../request/core.js';
+import type { Send } from '../transport.js';
+import { internalError, invalidParams } from '../protocol/errors.js';
+import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
+import { META } from '../protocol/versions.js';
+import { ListView } from '../primitives/visibility.js';
+import { taggedNotification, type BusEvent } from '../state/bus.js';
+import { declaresTasks, watchTasks } from '../tasks/methods.js';
 
 /** What a listen stream keeps for its life: the flags and a set of URIs, never the client's params. */
 interface ListenFilter {

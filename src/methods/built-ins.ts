@@ -1,22 +1,22 @@
-/** The built-in request methods: each with the eras it exists in, its capability gate and its handler (see method-table.ts). */
-import type { CacheSettings, Core, MethodCall, MethodSpec } from './request/core.js';
-import { listen } from './listen.js';
-import { ErrorCode, ProtocolError, invalidParams } from './protocol/errors.js';
-import { isObject, type JsonObject } from './protocol/jsonrpc.js';
-import { checkParamHeaders } from './protocol/standard-headers.js';
-import { negotiateHandshakeVersion } from './protocol/revisions/handshake.js';
-import { META, STATELESS_VERSIONS } from './protocol/versions.js';
-import { complete } from './primitives/completions.js';
-import { paginate } from './primitives/pagination.js';
-import { own } from './platform/own.js';
-import { renderPrompt } from './primitives/prompts.js';
-import { runTool } from './primitives/tools.js';
-import { hasCapability } from './context/client-requests.js';
-import { clientInfoOf } from './signing/session-ids.js';
-import { levelRank, type ClientCapabilities, type LoggingLevel } from './protocol/mcp-types.js';
-import { TASK_METHODS } from './tasks/methods.js';
-import { planTask } from './tasks/plan.js';
-import type { MaybePromise } from './protocol/mcp-types.js';
+/** The built-in request methods: each with the eras it exists in, its capability gate and its handler (see table.ts). */
+import type { CacheSettings, Core, MethodCall, MethodSpec } from '../request/core.js';
+import { listen } from './subscriptions-listen.js';
+import { ErrorCode, ProtocolError, invalidParams } from '../protocol/errors.js';
+import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
+import { checkParamHeaders } from '../protocol/standard-headers.js';
+import { negotiateHandshakeVersion } from '../protocol/revisions/handshake.js';
+import { META, STATELESS_VERSIONS } from '../protocol/versions.js';
+import { complete } from '../primitives/completions.js';
+import { paginate } from '../primitives/pagination.js';
+import { own } from '../platform/own.js';
+import { renderPrompt } from '../primitives/prompts.js';
+import { runTool } from '../primitives/tools.js';
+import { hasCapability } from '../context/client-requests.js';
+import { clientInfoOf } from '../signing/session-ids.js';
+import { levelRank, type ClientCapabilities, type LoggingLevel } from '../protocol/mcp-types.js';
+import { TASK_METHODS } from '../tasks/methods.js';
+import { planTask } from '../tasks/plan.js';
+import type { MaybePromise } from '../protocol/mcp-types.js';
 
 /** Real URIs stay far below this; template matching costs time linear in the length, per template. */
 const MAX_URI_LENGTH = 8_192;

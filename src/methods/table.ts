@@ -3,9 +3,9 @@
  * ones a user or a built-in feature adds with `mcp.method()`; the client notifications added with
  * `mcp.notification()` beside them. Looked up once per message, never rebuilt per request.
  */
-import type { MethodLookup, MethodSpec, NotificationSpec } from './request/core.js';
+import type { MethodLookup, MethodSpec, NotificationSpec } from '../request/core.js';
 
-export type { MethodSpec, NotificationFacts, NotificationSpec } from './request/core.js';
+export type { MethodSpec, NotificationFacts, NotificationSpec } from '../request/core.js';
 
 /** Notifications the core itself acts on: never replaced by a user's handler. */
 const CORE_NOTIFICATIONS = new Set(['notifications/initialized', 'notifications/cancelled']);
