@@ -4,27 +4,16 @@
  * presented (signed, bound to the principal), the family's ladder, and the method table. What it
  * establishes is one record, the request object itself (no object per request); a refusal is an error.
  */
-import type { Core, MethodSpec } from './core.js';
-import type { Connection, MessageFacts } from '../transport.js';
+import type { AdmittedRequest } from './admitted-request.js';
+import type { Core } from './core.js';
+import type { MessageFacts } from '../transport.js';
 import { decideEra, notInitialized, opensStream } from '../protocol/era.js';
 import { invalidRequest, type McpError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { revisionOf } from '../protocol/revisions/index.js';
-import type { AdmittedFacts, Revision } from '../protocol/revisions/revision.js';
+import type { Revision } from '../protocol/revisions/revision.js';
 
-/** What admission establishes about one request. */
-export interface Admission extends AdmittedFacts {
-  /** Who asks ('' when anonymous). */
-  principal: string;
-  /** 2025: the transport's connection, or the one the presented session names, or a new one for `initialize`. */
-  connection: Connection | undefined;
-  /** A successful `initialize` mints a session id for the transport to hand out. */
-  minting: boolean;
-  /** The method's entry in the table (set once admitted). */
-  spec: MethodSpec;
-}
-
-export function admit<Scope>(core: Core<Scope>, method: string, params: JsonObject, facts: MessageFacts<Scope>, into: Admission): McpError | undefined {
+export function admit<Scope>(core: Core<Scope>, method: string, params: JsonObject, facts: MessageFacts<Scope>, into: AdmittedRequest<Scope>): McpError | undefined {
   into.principal = facts.principal ?? core.principalOf(facts.scope, facts.auth);
   const era = facts.era ?? decideEra(params, facts.headers);
   const revision = revisionOf(era);
@@ -40,7 +29,7 @@ export function admit<Scope>(core: Core<Scope>, method: string, params: JsonObje
 }
 
 /** 2025: the session the client presented, checked for this principal; 2026 requests ignore one. */
-function openSession<Scope>(core: Core<Scope>, method: string, facts: MessageFacts<Scope>, revision: Revision, into: Admission): McpError | undefined {
+function openSession<Scope>(core: Core<Scope>, method: string, facts: MessageFacts<Scope>, revision: Revision, into: AdmittedRequest<Scope>): McpError | undefined {
   into.connection = facts.connection;
   if (facts.connection !== undefined || !revision.sessions) return undefined;
   if (facts.session !== undefined) {

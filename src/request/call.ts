@@ -1,9 +1,15 @@
-
+/**
+ * One request, run: admitted (admission.ts) with this object as its record, into its 2025 session,
+ * given a slot of the gate, then its handler with the hooks around it; the outcome goes back at once
+ * or, when it waits, later to the transport's sink. What an early answer hands over is hand-off.ts,
+ * the 2026 rounds are rounds.ts, and the request's facts and holdings are admitted-request.ts.
+ */
 import { MrtrBroker, StreamBroker, type InputBroker } from '../context/client-requests.js';
 import { Context, runWithContext, type ContextHost } from '../context/context.js';
-import { loadCrypto, mrtrInputs } from '../signing/request-state.js';
-import { StepLedger } from '../context/steps.js';
-import type { Core, MethodCall, } from './core.js';
+import { loadCrypto } from '../signing/request-state.js';
+import type { StepLedger } from '../context/steps.js';
+import { Rounds } from './rounds.js';
+import type { Core, MethodCall } from './core.js';
 import type { MessageFacts, OutcomeSink, Outcome } from '../transport.js';
 import { internalError } from '../protocol/errors.js';
 import type { JsonObject, RequestId } from '../protocol/jsonrpc.js';
@@ -11,40 +17,28 @@ import { admit } from './admission.js';
 import { runHooked } from './hooks.js';
 import { AdmittedRequest } from './admitted-request.js';
 import type { Interrupt } from './execution.js';
-import { cancelKey } from '../state/cancels.js';
 import { overloaded, type Waiter } from '../limits/concurrency.js';
 import { NO_REPLY, cacheHint, errorOutcome, failureOutcome, resultOutcome } from './outcome.js';
 import type { HandOffHost, ReplyHandOff } from './hand-off.js';
 import { ownerKey } from '../state/answers.js';
-import { applySession, } from '../state/sessions.js';
 import { RequestTrace } from '../telemetry/request-trace.js';
 import { stopNote } from './stop-note.js';
 import type { TelemetrySpan } from '../telemetry/types.js';
-
-export { ownerKey } from '../state/answers.js';
 
 /** The handler, with the hooks around it when there are any. Static, so AsyncLocalStorage.run needs no closure. */
 const invoke = <Scope>(call: Call<Scope>): JsonObject | Promise<JsonObject> => call.invoke();
 const invokeInContext = <Scope>(call: Call<Scope>): JsonObject | Promise<JsonObject> => runWithContext(call.ctx as Context<unknown>, invoke, call);
 
-export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Scope>, ContextHost<Scope>, Waiter, EventListenerObject {
+export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Scope>, ContextHost<Scope>, Waiter {
   ctx!: Context<Scope>;
   readonly #sink: OutcomeSink;
-  /** The named principal whose share of the gate this request counts against (undefined: anonymous). */
-  #share: string | undefined;
-  #cancelKey: string | undefined;
-  #listening = false;
-  #holdsSlot = false;
   /** Waiting for the handler's promise: an interrupt now settles the request. */
   #waiting = false;
   /** The handler's promise being waited for: a late `ctx.task()` hands it off to the task. */
   #work: Promise<JsonObject> | undefined;
   #settled = false;
-  /** 2026: the answers the client gave so far (sealed in requestState, plus inputResponses). */
-  #answers: JsonObject | undefined;
-  /** 2026: `ctx.once()` results sealed in requestState by earlier rounds. */
-  #sealedSteps: JsonObject | undefined;
-  #steps: StepLedger | undefined;
+  /** 2026 rounds (MRTR) and `ctx.once()` steps, made on first use (rounds.ts). */
+  #rounds: Rounds | undefined;
   #broker: InputBroker | undefined;
   /** What takes the handler over once the request answers early (a task: see hand-off.ts). */
   #handOff: ReplyHandOff | undefined;
@@ -71,91 +65,40 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
     const telemetry = this.core.telemetry;
     if (telemetry !== undefined) this.#trace = RequestTrace.start(telemetry, this, facts.headers, this.core);
     // Sessions are signed: the first one this process sees loads the hashing, then the request goes on.
-    const loading = facts.connection === undefined && (facts.session !== undefined || (facts.sessions === true && this.method === 'initialize'))
-      ? loadCrypto()
-      : undefined;
-    if (loading !== undefined) {
-      loading.then(() => this.#resume(this.#admitted), (error: unknown) => this.#reply(this.#unexpected(error)));
-      return undefined;
-    }
+    const signed = facts.connection === undefined && (facts.session !== undefined || (facts.sessions === true && this.method === 'initialize'));
     let outcome: Outcome | undefined;
     try {
-      outcome = this.#admitted();
+      outcome = this.#after(signed ? loadCrypto() : undefined, this.#admitted);
     } catch (error) {
       outcome = this.#unexpected(error);
     }
     return outcome === undefined ? undefined : this.finish(outcome);
   }
 
-  /**
-   * 2025 over HTTP: the session's log level and subscriptions come from the session store (memory
-   * by default: a Map lookup, no promise). A shared store answers later; a broken one is -32603.
-   */
-  #enterSession(): Outcome | undefined {
-    const connection = this.connection;
-    if (this.facts.connection !== undefined || connection?.id === undefined) return this.#enter();
-    const state = this.core.state.sessions.get(connection.id);
-    if (!(state instanceof Promise)) {
-      if (state !== undefined) applySession(connection, state);
-      return this.#enter();
-    }
-    state.then((loaded) => {
-      if (loaded !== undefined) applySession(connection, loaded);
-      this.#resume(this.#enter);
-    }, (error: unknown) => this.#reply(this.#unexpected(error)));
-    return undefined;
-  }
-
-  /** Admitted, then into the session's state: the steps before a request holds anything. */
+  /** Admission (admission.ts, with this request as its record), then into the session's state: the steps before a request holds anything. */
   #admitted(): Outcome | undefined {
-    return this.#admit() ?? this.#enterSession();
-  }
-
-  /** Admission (admission.ts), with this request as its record. A refusal is an Outcome; undefined means go on. */
-  #admit(): Outcome | undefined {
     const refusal = admit(this.core, this.method, this.params, this.facts, this);
-    return refusal === undefined ? undefined : errorOutcome(this.id, refusal);
+    return refusal === undefined ? this.#after(this.enterSession(), this.#enter) : errorOutcome(this.id, refusal);
   }
 
-  /** Takes a slot (listen streams hold none) and starts; what a request waiting for more needs is set up by `#unfinished`. */
+  /** Takes a slot (listen streams hold none) and starts; one not answered at once becomes reachable by a cancel. */
   #enter(): Outcome | undefined {
     if (this.facts.signal?.aborted) this.handleEvent();
     if (this.spec.stream) return this.#unfinished(this.start());
-    this.#share = this.principal === '' ? undefined : this.principal; // anonymous callers share only the global cap
-    const admitted = this.core.gate.acquire(this, this.#share);
+    const admitted = this.takeSlot(this);
     if (admitted === undefined) return this.#unfinished(undefined); // queued: slot() comes later
     if (!admitted) return errorOutcome(this.id, overloaded());
-    this.#holdsSlot = true;
     return this.#unfinished(this.start());
   }
 
-  /**
-   * A request not answered at once (waiting for a slot, or for its handler) becomes reachable by
-   * `notifications/cancelled` where a cancel can name it: on a connection, or in code with no
-   * transport (over HTTP without a session, ids are not unique across clients; those requests are
-   * cancelled by closing the connection). And it listens to the transport's signal. One answered at
-   * once needs neither: a cancel or a disconnect can only come in a later turn. Skipping them spares
-   * a busy stdio stream two hash-table entries per request, whose rehashed tables the young
-   * generation promoted until it grew to its maximum (docs/benchmarks.md, "Allocation per request").
-   */
   #unfinished(outcome: Outcome | undefined): Outcome | undefined {
-    if (outcome !== undefined || this.ended) return outcome;
-    const connection = this.connection;
-    if (connection !== undefined || this.facts.headers === undefined) {
-      this.#cancelKey = cancelKey(this.principal, connection?.id, this.id);
-      this.core.state.cancels.add(this.#cancelKey, this);
-    }
-    const signal = this.facts.signal;
-    if (signal !== undefined && !this.aborted) {
-      signal.addEventListener('abort', this);
-      this.#listening = true;
-    }
-    return undefined;
+    if (outcome === undefined && !this.ended) this.becomeReachable();
+    return outcome;
   }
 
   /** The gate's answer for a queued request: a slot, or a refusal after queueTimeoutMs. */
   slot(granted: boolean): void {
-    this.#holdsSlot = granted;
+    this.slotGranted(granted);
     let outcome: Outcome | undefined;
     try {
       outcome = granted ? this.start() : errorOutcome(this.id, overloaded());
@@ -163,11 +106,6 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
       outcome = this.#unexpected(error);
     }
     if (outcome !== undefined) this.#reply(outcome);
-  }
-
-  /** The transport's signal fired: a closed connection or shutdown. */
-  handleEvent(): void {
-    this.abort(this.facts.signal?.reason ?? new Error('aborted'));
   }
 
   /** Builds the context and runs the method: a value is answered on the spot, a promise is waited for. */
@@ -181,7 +119,7 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
       return undefined;
     }
     try {
-      if (this.revision.roundTrips) ({ answers: this.#answers, steps: this.#sealedSteps } = mrtrInputs(this.core.stateCodec, this.method, this.params, this.principal, retry));
+      if (this.revision.roundTrips) this.#roundsOf().open(retry);
       this.ctx = new Context<Scope>(this);
       const run = this.core.settings.asyncContext ? invokeInContext : invoke;
       const work = this.#trace === undefined ? run(this) : this.#trace.runHandler(run, this);
@@ -244,9 +182,15 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
   }
 
   /**
-   * Goes on with `step`, a phase of this request, once what it waited for is loaded (the hashing,
-   * the session's state): anything thrown is answered, and an outcome goes to the sink.
+   * `step`, a phase of this request, now, or once `loading` (the hashing, the session's state) is
+   * done: then anything thrown is answered, and an outcome goes to the sink.
    */
+  #after(loading: Promise<unknown> | undefined, step: (this: Call<Scope>) => Outcome | undefined): Outcome | undefined {
+    if (loading === undefined) return step.call(this);
+    loading.then(() => this.#resume(step), (error: unknown) => this.#reply(this.#unexpected(error)));
+    return undefined;
+  }
+
   #resume(step: (this: Call<Scope>) => Outcome | undefined): void {
     let outcome: Outcome | undefined;
     try {
@@ -298,21 +242,10 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
     const note = this.ended || this.spec.stream ? undefined : stopNote(this.method, this.params, why, this.reason, this.core.settings.idleTimeoutMs);
     if (note !== undefined) this.core.reportDebug(note, this.info());
     if (!this.#waiting) return;
-    const loading = why === 'input' ? this.#beforeSealing() : undefined;
+    const loading = why === 'input' ? this.#roundsOf().beforeSealing() : undefined;
     if (loading !== undefined) {
       loading.then(() => this.#conclude() && this.#reply(this.#stopped(why)), (error: unknown) => this.#conclude() && this.#reply(this.#failure(error)));
     } else if (this.#conclude()) this.#reply(this.#stopped(why));
-  }
-
-  /**
-   * What sealing the MRTR state waits for: the hashing (loaded on the first round), and the
-   * `ctx.once()` steps still running, so their results are sealed instead of running again.
-   */
-  #beforeSealing(): Promise<unknown> | undefined {
-    const loading = loadCrypto();
-    const running = this.steps().close(); // also for a handler that reaches its first step only later
-    if (running === undefined) return loading;
-    return loading === undefined ? running : Promise.all([loading, running]);
   }
 
   /** What an interrupted request answers: input_required (MRTR), nothing (cancelled), or an error. */
@@ -320,10 +253,7 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
     try {
       if (why === 'aborted') return this.#abortedOutcome();
       if (why === 'timeout') throw internalError(`Request timed out after ${this.core.settings.idleTimeoutMs} ms without progress`);
-      const mrtr = this.#broker as MrtrBroker;
-      const steps = this.steps().sealable();
-      const requestState = this.core.stateCodec.seal(this.method, this.params, this.principal, { answers: { ...mrtr.used }, steps });
-      return resultOutcome(this.id, { resultType: 'input_required', inputRequests: mrtr.inputRequests, requestState });
+      return resultOutcome(this.id, this.#roundsOf().seal(this.#broker as MrtrBroker));
     } catch (error) {
       return this.#failure(error);
     }
@@ -371,13 +301,7 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
 
   /** Releases what the request holds: its slot, its cancel route and its signal listener. Returns the outcome. */
   finish(outcome: Outcome): Outcome {
-    const core = this.core;
-    if (this.#holdsSlot) {
-      this.#holdsSlot = false;
-      core.gate.release(this.#share);
-    }
-    if (this.#cancelKey !== undefined) core.state.cancels.delete(this.#cancelKey, this);
-    if (this.#listening) this.facts.signal!.removeEventListener('abort', this);
+    this.release();
     this.#trace?.end(outcome, this.protocolVersion, this.facts);
     this.end();
     return outcome;
@@ -399,19 +323,21 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
     const core = this.core;
     const facts = this.facts;
     return (this.#broker = this.revision.roundTrips
-      ? new MrtrBroker(this.#answers ?? {}, this.client.capabilities, () => this.needsInput(), this.#trace)
+      ? this.#roundsOf().broker(this.client.capabilities, () => this.needsInput(), this.#trace)
       : new StreamBroker(core.state.answers, ownerKey(this.principal, this.connection?.id), facts.send,
         this.connection?.clientCapabilities ?? {}, core.settings.clientRequestTimeoutMs, this, this.#trace));
   }
 
   /** `ctx.once()`: the request's steps, with what earlier rounds sealed (2026), built on first use. */
   steps(): StepLedger {
-    return (this.#steps ??= new StepLedger(this.#sealedSteps, this.core.stateCodec.stepLimits));
+    return this.#roundsOf().steps();
+  }
+
+  #roundsOf(): Rounds {
+    return (this.#rounds ??= new Rounds(this.core.stateCodec, this));
   }
 
   endStream(): void {
     if (!this.ended) this.facts.closeStream?.(); // a 2025 task's handler outlives its request and its stream
   }
-
-
 }
