@@ -13,41 +13,32 @@ const src = fileURLToPath(new URL('../../src', import.meta.url));
 const files = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
 
+/** The files under src/ whose path matches `where` and whose text shows `shows`, as paths under src/. */
+const offenders = (where: (path: string) => boolean, shows: (file: string) => boolean): string[] =>
+  files(src).filter((file) => where(relative(src, file)) && shows(file)).map((file) => relative(src, file));
+const text = (file: string): string => readFileSync(file, 'utf8');
+// testing/ is a client: it speaks the revision its user picked; so is gateway/, to its upstreams.
+const servesEras = (path: string): boolean => !/^(?:protocol\/revisions|testing|gateway)\//.test(path);
+
 describe('layers', () => {
   it('no file outside src/dev/ imports the dev tool', () => {
-    const offenders = files(src)
-      .filter((file) => !relative(src, file).startsWith('dev/'))
-      .filter((file) => /from '(?:\.\.?\/)+(?:\.\.\/)*dev\//.test(readFileSync(file, 'utf8')))
-      .map((file) => relative(src, file));
-    expect(offenders).toEqual([]);
+    expect(offenders((path) => !path.startsWith('dev/'), (file) => /from '(?:\.\.?\/)+(?:\.\.\/)*dev\//.test(text(file)))).toEqual([]);
   });
 
   it('no file outside src/protocol/revisions/ branches on the protocol family by name (issue 23: it asks the Revision)', () => {
     const family = "'(?:handshake|stateless|legacy|modern)'";
     const branch = new RegExp(`\\bera\\s*[!=]==\\s*${family}|${family}\\s*[!=]==\\s*[\\w.]*era\\b|\\b(?:legacy|modern)\\s*\\?`);
-    const offenders = files(src)
-      // testing/ is a client: it speaks the revision its user picked; so is gateway/, to its upstreams.
-      .filter((file) => !/^(?:protocol\/revisions|testing|gateway)\//.test(relative(src, file)))
-      .filter((file) => branch.test(readFileSync(file, 'utf8')))
-      .map((file) => relative(src, file));
-    expect(offenders).toEqual([]);
+    expect(offenders(servesEras, (file) => branch.test(text(file)))).toEqual([]);
   });
 
   it('no file in src/request/ or src/protocol/ imports src/tasks/ (tasks plug into the hand-off seam)', () => {
-    const offenders = files(src)
-      .filter((file) => /^(?:request|protocol)\//.test(relative(src, file)))
-      .filter((file) => importsOf(file).some((target) => relative(src, target).startsWith('tasks/')))
-      .map((file) => relative(src, file));
-    expect(offenders).toEqual([]);
+    const intoTasks = (file: string): boolean => importsOf(file).some((target) => relative(src, target).startsWith('tasks/'));
+    expect(offenders((path) => /^(?:request|protocol)\//.test(path), intoTasks)).toEqual([]);
   });
 
   it("no file tells the eras apart by whether a request's `_meta` envelope is there (it asks the revision)", () => {
     const presence = /\b(?:call|this)\.meta\s*(?:&&|\?(?![.?])|\)|[!=]==\s*undefined)|!\s*(?:call|this)\.meta\b/;
-    const offenders = files(src)
-      .filter((file) => !/^(?:protocol\/revisions|testing|gateway)\//.test(relative(src, file)))
-      .filter((file) => presence.test(readFileSync(file, 'utf8')))
-      .map((file) => relative(src, file));
-    expect(offenders).toEqual([]);
+    expect(offenders(servesEras, (file) => presence.test(text(file)))).toEqual([]);
   });
 
   it('every import in src/ runs down the plan in docs/architecture.md, and the plan names every room', () => {
@@ -73,8 +64,7 @@ describe('layers', () => {
 
 /** The relative modules a file imports (static, type-only and dynamic), as source paths. */
 function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+|declare module\s+)'(\.{1,2}\/[^']+)'/gm)].map((match) =>
+  return [...text(file).matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+|declare module\s+)'(\.{1,2}\/[^']+)'/gm)].map((match) =>
     resolve(dirname(file), match[1]!).replace(/\.js$/, '.ts'),
   );
 }
