@@ -129,7 +129,7 @@ export class StoredStream implements ReplayWriter {
   expires = Infinity;
   readonly #limits: EventStoreLimits;
   /** Complete SSE frames; #frames[i] has event number #first + i. */
-  readonly #frames: string[] = [];
+  #frames: string[] = [];
   #first: number;
   #chars = 0;
   #reader: StreamReader | undefined;
@@ -181,6 +181,8 @@ export class StoredStream implements ReplayWriter {
     if (this.done) return;
     this.done = true;
     this.expires = Date.now() + Math.min(keepMs ?? Infinity, this.#limits.ttlMs);
+    // Kept for the TTL with no more frames to come: an exact-size copy instead of an array grown for pushes.
+    this.#frames = this.#frames.slice();
     this.#endReader();
   }
 
