@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * `node bench/alloc.mjs [--sites] [--calls=N] [--only=stdio,node-sse] [--root=DIR]`: bytes allocated per
+ * `node bench/alloc.mjs [--sites] [--top=N] [--calls=N] [--only=stdio,node-sse] [--root=DIR]`: bytes allocated per
  * `tools/call` on each path, on the built dist/ (run `npm run build` first), and with --sites what
- * they are for. Each path's server runs in its own process under V8's sampling heap profiler, which
+ * they are for (the --top=N largest sites, 12 by default). Each path's server runs in its own process under V8's sampling heap profiler, which
  * here also keeps the samples of objects that died (so it counts what was allocated, not what is
  * left); the load comes from this process over real pipes and sockets, so the client's own
  * allocations are not counted. The in-process paths (core, fetch) drive themselves: what building
@@ -144,7 +144,7 @@ function summarize(profile) {
     for (const c of node.children) walk(c, here);
   };
   walk(profile.head, undefined);
-  return { bytesPerCall: Math.round(total / CALLS), sites: [...sites].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([site, bytes]) => [site, Math.round(bytes / CALLS)]) };
+  return { bytesPerCall: Math.round(total / CALLS), sites: [...sites].sort((a, b) => b[1] - a[1]).slice(0, Number(args.top ?? 12)).map(([site, bytes]) => [site, Math.round(bytes / CALLS)]) };
 }
 
 if (args.child) {

@@ -52,7 +52,9 @@ const opts = {
 const only = list(args.only, undefined);
 const scenarios = SCENARIOS.filter((s) => !only || only.includes(s.name));
 const matrix = !only || only.some((name) => !SCENARIOS.some((s) => s.name === name));
-const keep = (t) => matrix && (!only || t.role === 'floor' || only.includes(t.name));
+const chosen = (t) => !only || only.includes(t.name);
+// The floors always run (a floor made for one target, `floorFor`, only with it).
+const keep = (t) => matrix && (t.role === 'floor' ? !t.floorFor || chosen(HTTP_TARGETS.find((f) => f.name === t.floorFor)) : chosen(t));
 const transports = list(args.transport, ['http', 'stdio']);
 const httpTargets = transports.includes('http') ? HTTP_TARGETS.filter(keep) : [];
 const stdioTargets = transports.includes('stdio') ? STDIO_TARGETS.filter(keep) : [];

@@ -14,11 +14,14 @@ export const HEADERS = {
 
 export const HTTP_TARGETS = [
   { name: 'floor-http', file: 'servers/floor-http.mjs', role: 'floor', pkgs: [] },
+  // The SSE floor: the same request as minimcp-sse (a progressToken, the `_sse` tool) answered as a bare
+  // event stream (the progress, then the result). Runs where minimcp-sse runs, and is its "× floor".
+  { name: 'floor-sse', file: 'servers/floor-sse.mjs', role: 'floor', floorFor: 'minimcp-sse', toolSuffix: '_sse', progress: true, noColdStart: true, pkgs: [] },
   { name: 'minimcp-json', file: built('minimcp-http.js'), env: { MODE: 'json' }, role: 'minimcp', pkgs: ['minimcp'] },
   { name: 'minimcp-streamable', file: built('minimcp-http.js'), env: { MODE: 'streamable' }, role: 'minimcp', pkgs: ['minimcp'] },
   // The same server as minimcp-streamable, on the SSE path: a progressToken in the request and tools
   // that report progress once before returning. Same process as above, so no cold start of its own.
-  { name: 'minimcp-sse', file: built('minimcp-http.js'), env: { MODE: 'streamable' }, role: 'minimcp', toolSuffix: '_sse', progress: true, noColdStart: true, pkgs: ['minimcp'] },
+  { name: 'minimcp-sse', file: built('minimcp-http.js'), env: { MODE: 'streamable' }, role: 'minimcp', floor: 'floor-sse', toolSuffix: '_sse', progress: true, noColdStart: true, pkgs: ['minimcp'] },
   // minimcp-json with telemetry on (minimcp/otel on the OpenTelemetry SDK, spans batched to an exporter
   // that drops them): the cost of tracing next to minimcp-json, where it is off.
   { name: 'minimcp-json-otel', file: built('minimcp-http.js'), env: { MODE: 'json', TELEMETRY: 'otel' }, role: 'minimcp', noColdStart: true, pkgs: ['minimcp', '@opentelemetry/sdk-trace-base'] },

@@ -1,4 +1,5 @@
 /** The markdown report and the target ratios (MiniMCP against the floor and the peers). */
+import { HTTP_TARGETS } from '../targets.mjs';
 
 const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '-');
 const mb = (kb) => fmt(kb / 1024, 1);
@@ -25,6 +26,11 @@ export function targetRatios(results) {
       { name: `HTTP io c=256 req/s, ${mode} vs floor`, value: ratio(get('http', mode, 'io', 256, 'rps'), get('http', 'floor-http', 'io', 256, 'rps')) },
     );
   }
+  const sseCpu = get('http', 'minimcp-sse', 'noop', 64, 'cpuUsPerReq');
+  rows.push(
+    { name: 'HTTP SSE (progress, then result) noop c=64 CPU/request, minimcp-sse vs floor-sse', value: ratio(sseCpu, get('http', 'floor-sse', 'noop', 64, 'cpuUsPerReq')) },
+    { name: 'HTTP SSE noop c=64 CPU/request, minimcp-sse vs floor-http (a JSON answer, no progress)', value: ratio(sseCpu, get('http', 'floor-http', 'noop', 64, 'cpuUsPerReq')) },
+  );
   const stdioCpu = get('stdio', 'minimcp-stdio', 'noop', 64, 'cpuUsPerReq');
   rows.push(
     { name: 'stdio noop c=64 CPU/request, MiniMCP vs floor', value: ratio(stdioCpu, get('stdio', 'floor-stdio', 'noop', 64, 'cpuUsPerReq')) },
@@ -41,6 +47,8 @@ function cellTable(results, transport, workload) {
   const rows = results.cells.filter((r) => r.transport === transport && r.workload === workload);
   if (!rows.length) return '';
   const floorName = transport === 'http' ? 'floor-http' : 'floor-stdio';
+  // A target with a floor of its own (minimcp-sse: floor-sse) is compared with it.
+  const floorOf = (target) => HTTP_TARGETS.find((t) => t.name === target)?.floor ?? floorName;
   const lines = [
     `### ${transport === 'http' ? 'HTTP' : 'stdio'} · ${workload}`,
     '',
@@ -49,8 +57,8 @@ function cellTable(results, transport, workload) {
   ];
   const cs = [...new Set(rows.map((r) => r.concurrency))].sort((a, b) => a - b);
   for (const c of cs) {
-    const floor = cell(results, transport, floorName, workload, c);
     for (const r of rows.filter((row) => row.concurrency === c)) {
+      const floor = cell(results, transport, transport === 'http' ? floorOf(r.target) : floorName, workload, c);
       const name = r.role === 'minimcp' ? `**${r.target}**` : r.target;
       const errors = r.errors || r.failed ? `**${r.errors ?? 'failed'}**` : '0';
       const busy = r.clientCpuPct > 90 ? ' †' : ''; // the load process was near one full core
@@ -77,7 +85,7 @@ export function renderMarkdown(results) {
     '',
     `Versions: ${Object.entries(results.versions).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     '',
-    'See docs/benchmarks.md for what each column means. MiniMCP rows are bold; "× floor" is the ratio to the bare floor server at the same cell.',
+    'See docs/benchmarks.md for what each column means. MiniMCP rows are bold; "× floor" is the ratio to the bare floor server at the same cell (for minimcp-sse: floor-sse, the same answer as a bare event stream).',
     '',
     '## Target ratios',
     '',

@@ -29,8 +29,11 @@ const KEEP_ALIVE = ': keepalive\n\n';
  */
 const FINISHED_STREAM_GRACE_MS = 10_000;
 
+/** The owner of an anonymous stream without a session: one string, not a new one kept with every such stream. */
+const NOBODY = '0:\u0000';
 /** Whose a kept stream is: the principal and the 2025 session; a resuming GET must present both. */
-export const streamOwner = (principal: string, session: string | undefined): string => `${principal.length}:${principal}\u0000${session ?? ''}`;
+export const streamOwner = (principal: string, session: string | undefined): string =>
+  principal === '' && session === undefined ? NOBODY : `${principal.length}:${principal}\u0000${session ?? ''}`;
 
 /** Whose a kept stream is: the owner key (principal and session) and the principal its quota counts against. */
 export interface StreamOwner {
@@ -251,7 +254,10 @@ export class PostStream implements DisconnectPolicy, TurnWaiter {
   }
 
   #frame(text: string): string {
-    return this.#isResumable ? `id: ${this.#id}-${++this.#seq}\nevent: message\ndata: ${text}\n\n` : `event: message\ndata: ${text}\n\n`;
+    if (!this.#isResumable) return `event: message\ndata: ${text}\n\n`;
+    // Joined, so the frame is one flat string: a concatenation is a tree of its pieces in V8, and the
+    // replay store keeps this frame for the stream's grace period, every piece surviving scavenges with it.
+    return ['id: ', this.#id, '-', ++this.#seq, '\nevent: message\ndata: ', text, '\n\n'].join('');
   }
 
   /**
