@@ -29,7 +29,7 @@ import type { TelemetrySpan } from '../telemetry/types.js';
 const invoke = <Scope>(call: Call<Scope>): JsonObject | Promise<JsonObject> => call.invoke();
 const invokeInContext = <Scope>(call: Call<Scope>): JsonObject | Promise<JsonObject> => runWithContext(call.ctx as Context<unknown>, invoke, call);
 
-export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Scope>, ContextHost<Scope>, Waiter {
+export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Scope>, ContextHost<Scope>, Waiter, HandOffHost {
   ctx!: Context<Scope>;
   readonly #sink: OutcomeSink;
   /** Waiting for the handler's promise: an interrupt now settles the request. */
@@ -105,7 +105,7 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
     } catch (error) {
       outcome = this.#unexpected(error);
     }
-    if (outcome !== undefined) this.#reply(outcome);
+    if (outcome !== undefined) this.reply(outcome);
   }
 
   /** Builds the context and runs the method: a value is answered on the spot, a promise is waited for. */
@@ -115,11 +115,12 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
     const loading = retry ? loadCrypto() : undefined;
     if (loading !== undefined) {
       // Opening the MRTR state needs the hashing, loaded on the first round; then this runs again.
-      loading.then(() => this.#resume(this.start), (error: unknown) => this.#reply(this.#failure(error)));
+      loading.then(() => this.#resume(this.start), (error: unknown) => this.reply(this.failure(error)));
       return undefined;
     }
     try {
-      if (this.revision.roundTrips) this.#roundsOf().open(retry);
+      // Only a later round carries answers or sealed state: a first round has none to open.
+      if (this.revision.roundTrips && (retry || this.params.inputResponses !== undefined)) this.#roundsOf().open(retry);
       this.ctx = new Context<Scope>(this);
       const run = this.core.settings.asyncContext ? invokeInContext : invoke;
       const work = this.#trace === undefined ? run(this) : this.#trace.runHandler(run, this);
@@ -128,9 +129,9 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
         this.#broker = handOff.broker; // input asked from now on waits in the hand-off
         return handOff.handOff(work);
       }
-      return work instanceof Promise ? this.#wait(work) : this.#afterFanOut(this.#result(work));
+      return work instanceof Promise ? this.#wait(work) : this.#afterFanOut(this.result(work));
     } catch (error) {
-      return this.#afterFanOut(this.#failure(error));
+      return this.#afterFanOut(this.failure(error));
     }
   }
 
@@ -151,21 +152,8 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
    * and its handler go on. Begun at once when `now` (a 2025 task is stored before its handler runs).
    */
   outlive(make: (host: HandOffHost) => ReplyHandOff, now: boolean): void {
-    this.#handOff = make(this.#host());
+    this.#handOff = make(this); // the request is its own host: no object per hand-off
     if (now) this.handOffNow();
-  }
-
-  /** What this request offers its hand-off. */
-  #host(): HandOffHost {
-    const call = this;
-    return {
-      id: this.id, revision: this.revision, waitUntil: this.waitUntil,
-      get signal() {
-        return call.signal; // made on first read: most hand-offs never stop their handler
-      },
-      conclude: () => this.#conclude(), reply: (outcome) => this.#reply(outcome), abort: (reason) => this.abort(reason),
-      result: (result) => this.#result(result), failure: (error) => this.#failure(error),
-    };
   }
 
   /**
@@ -178,7 +166,7 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
     this.#broker = this.#handOff.broker;
     if (!this.#waiting || this.#work === undefined) return;
     const outcome = this.#handOff.handOff(this.#work);
-    if (outcome !== undefined) this.#reply(outcome);
+    if (outcome !== undefined) this.reply(outcome);
   }
 
   /**
@@ -187,7 +175,7 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
    */
   #after(loading: Promise<unknown> | undefined, step: (this: Call<Scope>) => Outcome | undefined): Outcome | undefined {
     if (loading === undefined) return step.call(this);
-    loading.then(() => this.#resume(step), (error: unknown) => this.#reply(this.#unexpected(error)));
+    loading.then(() => this.#resume(step), (error: unknown) => this.reply(this.#unexpected(error)));
     return undefined;
   }
 
@@ -198,7 +186,7 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
     } catch (error) {
       outcome = this.#unexpected(error);
     }
-    if (outcome !== undefined) this.#reply(outcome);
+    if (outcome !== undefined) this.reply(outcome);
   }
 
   /** The method, with the hooks around it when there are any (called by `invoke`). */
@@ -222,14 +210,14 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
       if (why !== undefined) queueMicrotask(() => this.interrupted(why));
     }
     work.then(
-      (result) => this.#conclude() && this.#reply(this.#result(result)),
-      (error: unknown) => this.#conclude() && this.#reply(this.#failure(error)),
+      (result) => this.conclude() && this.reply(this.result(result)),
+      (error: unknown) => this.conclude() && this.reply(this.failure(error)),
     );
     return undefined;
   }
 
   /** The first of result and interrupt wins; false for the ones that come after. */
-  #conclude(): boolean {
+  conclude(): boolean {
     if (this.#settled) return false;
     this.#settled = true;
     this.#waiting = false;
@@ -244,8 +232,8 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
     if (!this.#waiting) return;
     const loading = why === 'input' ? this.#roundsOf().beforeSealing() : undefined;
     if (loading !== undefined) {
-      loading.then(() => this.#conclude() && this.#reply(this.#stopped(why)), (error: unknown) => this.#conclude() && this.#reply(this.#failure(error)));
-    } else if (this.#conclude()) this.#reply(this.#stopped(why));
+      loading.then(() => this.conclude() && this.reply(this.#stopped(why)), (error: unknown) => this.conclude() && this.reply(this.failure(error)));
+    } else if (this.conclude()) this.reply(this.#stopped(why));
   }
 
   /** What an interrupted request answers: input_required (MRTR), nothing (cancelled), or an error. */
@@ -255,21 +243,23 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
       if (why === 'timeout') throw internalError(`Request timed out after ${this.core.settings.idleTimeoutMs} ms without progress`);
       return resultOutcome(this.id, this.#roundsOf().seal(this.#broker as MrtrBroker));
     } catch (error) {
-      return this.#failure(error);
+      return this.failure(error);
     }
   }
 
-  #result(result: JsonObject): Outcome {
+  /** The handler's result as this request answers it (shaped by its revision; `initialize` mints the session). Also its hand-off's. */
+  result(result: JsonObject): Outcome {
     try {
       const outcome = resultOutcome(this.id, this.revision.shapeResult(result, cacheHint(this.core.settings.cache, this.spec.cache)));
       if (this.minting) outcome.session = this.core.sessions.mint(this.connection!, this.principal);
       return outcome;
     } catch (error) {
-      return this.#failure(error);
+      return this.failure(error);
     }
   }
 
-  #failure(error: unknown): Outcome {
+  /** Anything the handler threw, as this request answers it. Also its hand-off's. */
+  failure(error: unknown): Outcome {
     return failureOutcome(this.core, this.id, error, this.info(), this.revision, this.ctx as Context<Scope> | undefined);
   }
 
@@ -285,7 +275,7 @@ export class Call<Scope> extends AdmittedRequest<Scope> implements MethodCall<Sc
   }
 
   /** An outcome that was not ready at once, once fanned out (see #afterFanOut): the request finishes, then the sink gets it. */
-  #reply(outcome: Outcome): void {
+  reply(outcome: Outcome): void {
     const now = this.#afterFanOut(outcome);
     if (now !== undefined) this.#deliver(now);
   }
