@@ -6,6 +6,7 @@
  */
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { MaybePromise } from '../protocol/mcp-types.js';
+import { BoundsLedger } from './ledger.js';
 
 export interface SubscriptionRecord {
   readonly id: string;
@@ -40,7 +41,8 @@ export interface SubscriptionStore {
 export class MemorySubscriptionStore implements SubscriptionStore {
   readonly #records = new Map<string, SubscriptionRecord>();
   readonly #byType = new Map<string, Set<string>>();
-  readonly #perPrincipal = new Map<string, number>();
+  /** Records kept, per principal and in all (anonymous counts as one principal, as on Redis). */
+  readonly #ledger = new BoundsLedger(true);
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -54,9 +56,9 @@ export class MemorySubscriptionStore implements SubscriptionStore {
   put(record: SubscriptionRecord, bounds: SubscriptionBounds): PutOutcome {
     if (!this.#records.has(record.id)) {
       this.#sweep();
-      if ((this.#perPrincipal.get(record.principal) ?? 0) >= bounds.perPrincipal) return 'principal';
-      if (this.#records.size >= bounds.total) return 'total';
-      this.#perPrincipal.set(record.principal, (this.#perPrincipal.get(record.principal) ?? 0) + 1);
+      if (this.#ledger.of(record.principal).count >= bounds.perPrincipal) return 'principal';
+      if (this.#ledger.total.count >= bounds.total) return 'total';
+      this.#ledger.add(record.principal, 1, 0);
       let ids = this.#byType.get(record.name);
       if (ids === undefined) this.#byType.set(record.name, (ids = new Set()));
       ids.add(record.id);
@@ -70,9 +72,7 @@ export class MemorySubscriptionStore implements SubscriptionStore {
     if (record === undefined) return false;
     this.#records.delete(id);
     this.#byType.get(record.name)?.delete(id);
-    const count = (this.#perPrincipal.get(record.principal) ?? 1) - 1;
-    if (count > 0) this.#perPrincipal.set(record.principal, count);
-    else this.#perPrincipal.delete(record.principal);
+    this.#ledger.add(record.principal, -1, 0);
     return true;
   }
 

@@ -2,7 +2,7 @@
  * The one ledger of what clients make the server keep: per named principal and in all, a count of
  * things and their size (what the size counts — characters, UTF-8 bytes — is the store's unit,
  * named by its options). Anonymous ('') has no share of its own and counts only in the total,
- * except in a ledger made with `anonymousIsOne` (the task store's rule: anonymous callers share one
+ * except in a ledger made with `anonymousIsOne` (the task and webhook subscription stores' rule: anonymous callers share one
  * principal's share).
  * The Redis scripts keep the same shape under the same names (src/redis/ledger-lua.ts: hashes of a
  * count and a size per principal and in all; sorted sets for ids that leave by time alone).
