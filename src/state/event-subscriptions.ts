@@ -6,6 +6,7 @@
  */
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { MaybePromise } from '../protocol/mcp-types.js';
+import { ExpiryHeap } from './expiry-heap.js';
 import { BoundsLedger } from './ledger.js';
 
 export interface SubscriptionRecord {
@@ -43,6 +44,12 @@ export class MemorySubscriptionStore implements SubscriptionStore {
   readonly #byType = new Map<string, Set<string>>();
   /** Records kept, per principal and in all (anonymous counts as one principal, as on Redis). */
   readonly #ledger = new BoundsLedger(true);
+  /**
+   * Records with an expiry, earliest first, so expired ones leave in time order and never by a walk.
+   * A replaced or deleted record's entry is skipped when it comes out; the heap is rebuilt from the
+   * live records once such entries outnumber them, so churn cannot grow it.
+   */
+  #expiring = new ExpiryHeap<{ readonly until: number; readonly record: SubscriptionRecord }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -64,6 +71,7 @@ export class MemorySubscriptionStore implements SubscriptionStore {
       ids.add(record.id);
     }
     this.#records.set(record.id, record);
+    if (record.expiresAt !== null) this.#track(record, record.expiresAt);
     return 'stored';
   }
 
@@ -85,9 +93,19 @@ export class MemorySubscriptionStore implements SubscriptionStore {
     return out;
   }
 
+  #track(record: SubscriptionRecord, until: number): void {
+    this.#expiring.push({ until, record });
+    if (this.#expiring.size <= 2 * this.#records.size + 64) return;
+    const live = new ExpiryHeap<{ readonly until: number; readonly record: SubscriptionRecord }>();
+    for (const kept of this.#records.values()) if (kept.expiresAt !== null) live.push({ until: kept.expiresAt, record: kept });
+    this.#expiring = live;
+  }
+
   /** Expired records leave before a bound is checked: they hold no place. */
   #sweep(): void {
     const now = this.now();
-    for (const [id, record] of this.#records) if (record.expiresAt !== null && record.expiresAt <= now) this.delete(id);
+    for (let due = this.#expiring.popDue(now); due !== undefined; due = this.#expiring.popDue(now)) {
+      if (this.#records.get(due.record.id) === due.record) this.delete(due.record.id);
+    }
   }
 }
