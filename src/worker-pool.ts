@@ -10,13 +10,20 @@ import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { intOption } from './option-checks.js';
 
 export interface WorkerPoolOptions {
-  /** Threads at most. Default: the CPUs available (`os.availableParallelism()`), at most 8. */
+  /** Threads at most. Default: one less than the CPUs available (`os.availableParallelism()`), at least 1, at most 8 (`defaultThreads`). */
   maxThreads?: number;
   /** V8 limits of each thread; a thread past them is ended and its call fails. Default: DEFAULT_WORKER_LIMITS. */
   resourceLimits?: ResourceLimits;
   /** An idle thread ends after this many ms. Default 30,000. */
   idleMs?: number;
 }
+
+/**
+ * The default pool size for `cpus` CPUs: one CPU is left to the event loop, which serves every other
+ * request. With a thread per CPU, one client's CPU-bound calls took every core, and the other clients
+ * kept a third of their calls (docs/reliability.md, the soak under the `workers` attack).
+ */
+export const defaultThreads = (cpus: number): number => Math.max(1, Math.min(cpus - 1, 8));
 
 /** Each thread's default limits: enough for real parsing work, far from the process's own heap. */
 export const DEFAULT_WORKER_LIMITS: Readonly<ResourceLimits> = Object.freeze({
@@ -80,7 +87,7 @@ export class WorkerPool {
   #Worker: typeof Worker | undefined;
 
   constructor(options: WorkerPoolOptions = {}) {
-    this.#max = intOption(options, 'maxThreads', Math.min(availableParallelism(), 8), { owner: 'WorkerPool option' });
+    this.#max = intOption(options, 'maxThreads', defaultThreads(availableParallelism()), { owner: 'WorkerPool option' });
     this.#limits = { ...DEFAULT_WORKER_LIMITS, ...options.resourceLimits };
     this.#idleMs = options.idleMs ?? 30_000;
   }

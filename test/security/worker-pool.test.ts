@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MiniMCP } from '../../src/index.js';
 import { DEFAULT_WORKER_LIMITS, WorkerPool, runInWorker } from '../../src/worker.js';
+import { defaultThreads } from '../../src/worker-pool.js';
 
 const MODULE = new URL('./fixtures/pool-worker.mjs', import.meta.url);
 const pools: WorkerPool[] = [];
@@ -85,5 +86,10 @@ describe('runInWorker: a bounded pool', () => {
     await Promise.all([spinning, waiting]);
     expect(Number(text(await mcp.handle(call(3, 'busy'))))).toBeGreaterThan(0);
     expect(pool.size).toBe(1);
+  });
+
+  it('by default one CPU is left to the event loop: CPUs - 1 threads, at least 1, at most 8', () => {
+    // A thread per CPU let one client's CPU-bound calls take every core (docs/reliability.md, the `workers` soak).
+    expect([1, 2, 3, 4, 8, 9, 16, 64].map(defaultThreads)).toEqual([1, 1, 2, 3, 7, 8, 8, 8]);
   });
 });
