@@ -63,7 +63,7 @@ function callTool(core: Core<any>, call: MethodCall<any>): JsonObject | Promise<
       400,
     );
   }
-  if (tool.task !== 'forbidden') planTask(core, call, tool as typeof tool & { task: 'optional' | 'required' }, name);
+  if (tool.task !== 'forbidden') planTask(core, call, tool, name);
   return runTool(tool, args as JsonObject, call.ctx, call, core.settings) as unknown as JsonObject | Promise<JsonObject>;
 }
 

@@ -47,6 +47,3 @@ export interface ReplyHandOff {
   /** The request's answer is the hand-off's own; the handler goes on and its end is settled elsewhere. */
   handOff(work: JsonObject | Promise<JsonObject>): Outcome | undefined;
 }
-
-/** How a method gives its request a hand-off: built with the request's host, begun at once when `now`. */
-export type Outlive = (make: (host: HandOffHost) => ReplyHandOff, now: boolean) => void;

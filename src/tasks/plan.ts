@@ -9,10 +9,11 @@ import { isObject } from '../protocol/jsonrpc.js';
 import { TaskHandOff } from './hand-off.js';
 import { declaresTasks, missingTasksExtension } from './methods.js';
 import { TaskRun } from './task-run.js';
+import type { TaskSupport } from '../primitives/tools.js';
 
 /** What the planner reads of a tool (primitives/tools.ts). */
 interface TaskTool {
-  readonly task: 'optional' | 'required';
+  readonly task: TaskSupport;
   /** A task only once the handler calls `ctx.task()`, never merely because it waits (the gateway's upstream tasks). */
   readonly taskOnRequest?: boolean;
 }
@@ -37,7 +38,7 @@ export function planTask(core: Core<unknown>, call: MethodCall<unknown>, tool: T
  * the legacy `task` param is ignored). Otherwise (2025): when the client sent `task` (a `required`
  * tool refuses a call without it, -32601: see docs/tasks.md for why that code).
  */
-function taskTtl(core: Core<unknown>, call: MethodCall<unknown>, support: 'optional' | 'required', name: string): number | undefined {
+function taskTtl(core: Core<unknown>, call: MethodCall<unknown>, support: TaskSupport, name: string): number | undefined {
   const { defaultTtlMs, maxTtlMs, minTtlMs } = core.tasks.settings;
   if (!call.revision.sessions) {
     if (declaresTasks(call)) return defaultTtlMs;
